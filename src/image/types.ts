@@ -1,0 +1,47 @@
+/** The three formats the service reads and writes; always detected from the bytes. */
+export type ImageFormat = 'jpeg' | 'png' | 'webp';
+
+export const MIME_TYPES: Record<ImageFormat, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+};
+
+/**
+ * What the container header says about an image, read without decoding any pixels.
+ * The memory model decides from this alone whether a job fits the isolate.
+ */
+export interface ImageHeader {
+  format: ImageFormat;
+  width: number;
+  height: number;
+  /** True when any pixel may be non-opaque (alpha channel, tRNS, VP8X alpha flag, ALPH chunk). */
+  hasAlpha: boolean;
+  /** Greyscale input (JPEG with one component, PNG colour types 0 and 4). */
+  grey: boolean;
+  /** APNG (acTL before IDAT) or animated WebP (VP8X animation flag / ANIM chunk). */
+  animated: boolean;
+  /** JPEG: progressive (SOF2/SOF6/SOF10/SOF14) rather than sequential. */
+  progressive: boolean;
+  /** JPEG: arithmetic-coded (SOF9 to SOF15). */
+  arithmetic: boolean;
+  /** JPEG: number of components and the largest sampling factors (h, v). */
+  components: number;
+  maxSampling: { h: number; v: number };
+  /** PNG: bit depth, colour type and Adam7 interlacing. */
+  bitDepth: number;
+  colorType: number;
+  interlaced: boolean;
+  /** WebP: lossless (VP8L) bitstream. */
+  lossless: boolean;
+}
+
+/** What a job must produce: the pipeline has already resolved `auto` and the fitted size. */
+export interface OutputSpec {
+  format: ImageFormat;
+  /** 1 to 100, the service's one quality scale. */
+  quality: number;
+  /** Target size in pixels, already fitted to maxWidth/maxHeight and never larger than the input. */
+  width: number;
+  height: number;
+}
