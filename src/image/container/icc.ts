@@ -1,0 +1,142 @@
+import type { ImageFormat } from '../types';
+import { ascii, asciiBytes, concat, startsWith, transform, u32be, unsupported } from './bytes';
+import { APP0, APP1, APP2, type JpegSegment, MAX_SEGMENT_PAYLOAD, encodeJpeg, parseJpeg } from './jpeg-segments';
+import { type PngChunk, encodeChunk as encodePngChunk, encodePng, parsePng } from './png-chunks';
+import {
+  type RiffChunk,
+  VP8X_ALPHA,
+  VP8X_ICC,
+  encodeWebp,
+  parseWebp,
+  simpleCanvas,
+  vp8xChunk,
+  vp8xFlags,
+  withVp8xFlags,
+} from './webp-chunks';
+
+/**
+ * ICC colour profiles: reading them from, and writing them into, each container.
+ * JPEG: APP2 'ICC_PROFILE\0' segments, each with a 1-based sequence number and the segment count
+ * (ICC.1:2022 Annex B.4). PNG: one zlib-compressed iCCP chunk (PNG 3rd edition 11.3.2.3).
+ * WebP: an ICCP chunk, announced by the VP8X ICC flag (RFC 9649 2.7.1.4).
+ */
+
+const ICC_ID = asciiBytes('ICC_PROFILE\0');
+/** Profile bytes per APP2 segment: the payload limit less the identifier, sequence and count bytes. */
+export const ICC_BYTES_PER_SEGMENT = MAX_SEGMENT_PAYLOAD - ICC_ID.length - 2; // 65519
+/** The largest profile JPEG can carry (255 segments); also the cap on inflating a PNG iCCP. */
+const MAX_PROFILE = 255 * ICC_BYTES_PER_SEGMENT;
+const ICC_HEADER = 128;
+
+/**
+ * The image's ICC profile, or null when it has none or it is malformed: a broken profile is
+ * ignored (rendered as sRGB, as browsers do), never fatal. Throws unsupported_image only when the
+ * container itself is malformed.
+ */
+export async function readIccProfile(bytes: Uint8Array, format: ImageFormat): Promise<Uint8Array | null> {
+  if (format === 'jpeg') return checkedProfile(jpegProfile(parseJpeg(bytes).segments));
+  if (format === 'png') return checkedProfile(await pngProfile(parsePng(bytes)));
+  return checkedProfile(parseWebp(bytes).find((c) => c.fourcc === 'ICCP')?.data ?? null);
+}
+
+export const isIccSegment = (s: JpegSegment) => s.marker === APP2 && startsWith(s.data, ICC_ID);
+
+/** Reassembles the APP2 chunks in sequence order; null unless numbers 1..count each occur once. */
+function jpegProfile(segments: readonly JpegSegment[]): Uint8Array | null {
+  const parts = segments.filter(isIccSegment).map((s) => s.data);
+  if (parts.length === 0) return null;
+  const count = parts[0]![ICC_ID.length + 1];
+  if (parts.some((p) => p.length < ICC_ID.length + 2 || p[ICC_ID.length + 1] !== count) || parts.length !== count) {
+    return null;
+  }
+  // Filled with undefined (not holes) so that `some` sees a missing or duplicated number.
+  const ordered = Array.from<Uint8Array | undefined>({ length: count });
+  for (const p of parts) ordered[p[ICC_ID.length]! - 1] = p.subarray(ICC_ID.length + 2);
+  if (ordered.length !== count || ordered.some((p) => p === undefined)) return null;
+  return concat(ordered as Uint8Array[]);
+}
+
+/** iCCP: a 1-79 byte Latin-1 name, NUL, compression method 0 (zlib), the compressed profile. */
+async function pngProfile(chunks: readonly PngChunk[]): Promise<Uint8Array | null> {
+  const data = chunks.find((c) => c.type === 'iCCP')?.data;
+  if (!data) return null;
+  const nul = data.subarray(0, 81).indexOf(0);
+  if (nul < 1 || data[nul + 1] !== 0) return null;
+  return transform(data.subarray(nul + 2), new DecompressionStream('deflate'), MAX_PROFILE);
+}
+
+/**
+ * The profile when its header holds together (ICC.1:2022 7.2): the size field fits the data,
+ * 'acsp' is at byte 36 and the tag table fits; trimmed to the declared size.
+ */
+function checkedProfile(profile: Uint8Array | null): Uint8Array | null {
+  if (!profile || profile.length < ICC_HEADER + 4) return null;
+  const size = u32be(profile, 0);
+  if (size < ICC_HEADER + 4 || size > profile.length || ascii(profile, 36, 4) !== 'acsp') return null;
+  if (ICC_HEADER + 4 + 12 * u32be(profile, ICC_HEADER) > size) return null;
+  return profile.subarray(0, size);
+}
+
+/**
+ * Writes `profile` into an encoded image, replacing any profile it has. Only the container
+ * changes: image data is copied verbatim.
+ */
+export async function insertIccProfile(
+  bytes: Uint8Array,
+  format: ImageFormat,
+  profile: Uint8Array,
+): Promise<Uint8Array> {
+  if (profile.length === 0 || profile.length > MAX_PROFILE) {
+    throw unsupported(`An ICC profile of ${profile.length} bytes cannot be embedded.`);
+  }
+  if (format === 'jpeg') return insertIntoJpeg(bytes, profile);
+  if (format === 'png') return insertIntoPng(bytes, profile);
+  return insertIntoWebp(bytes, profile);
+}
+
+/** APP2 segments go after SOI and the APP0 (JFIF) / APP1 (EXIF) segments that must lead the file. */
+function insertIntoJpeg(bytes: Uint8Array, profile: Uint8Array): Uint8Array {
+  const { segments, scans } = parseJpeg(bytes);
+  const kept = segments.filter((s) => !isIccSegment(s));
+  const at = kept.findIndex((s) => s.marker !== APP0 && s.marker !== APP1);
+  kept.splice(at < 0 ? kept.length : at, 0, ...iccSegments(profile));
+  return encodeJpeg({ segments: kept, scans });
+}
+
+function iccSegments(profile: Uint8Array): JpegSegment[] {
+  const count = Math.ceil(profile.length / ICC_BYTES_PER_SEGMENT);
+  return Array.from({ length: count }, (_, i) => ({
+    marker: APP2,
+    data: concat([
+      ICC_ID,
+      Uint8Array.of(i + 1, count),
+      profile.subarray(i * ICC_BYTES_PER_SEGMENT, (i + 1) * ICC_BYTES_PER_SEGMENT),
+    ]),
+  }));
+}
+
+/** iCCP goes right after IHDR (before PLTE and IDAT); sRGB is dropped since both must not be present. */
+async function insertIntoPng(bytes: Uint8Array, profile: Uint8Array): Promise<Uint8Array> {
+  const chunks = parsePng(bytes);
+  const compressed = await transform(profile, new CompressionStream('deflate'), Infinity);
+  if (!compressed) throw unsupported('The ICC profile could not be compressed.');
+  const iccp = encodePngChunk('iCCP', concat([asciiBytes('ICC profile\0'), Uint8Array.of(0), compressed]));
+  const rest = chunks.slice(1).filter((c) => c.type !== 'iCCP' && c.type !== 'sRGB');
+  return encodePng([chunks[0]!.raw, iccp, ...rest.map((c) => c.raw)]);
+}
+
+/**
+ * ICCP must follow VP8X directly and needs the ICC flag. A simple (VP8/VP8L) file becomes an
+ * extended one: its canvas comes from the bitstream, and its alpha flag from the VP8L header.
+ */
+function insertIntoWebp(bytes: Uint8Array, profile: Uint8Array): Uint8Array {
+  const [first, ...rest] = parseWebp(bytes) as [RiffChunk, ...RiffChunk[]];
+  const iccp: RiffChunk = { fourcc: 'ICCP', data: profile };
+  const others = rest.filter((c) => c.fourcc !== 'ICCP');
+  if (first.fourcc === 'VP8X') {
+    return encodeWebp([withVp8xFlags(first, vp8xFlags(first) | VP8X_ICC), iccp, ...others]);
+  }
+  const canvas = simpleCanvas(first);
+  const vp8x = vp8xChunk(VP8X_ICC | (canvas.alpha ? VP8X_ALPHA : 0), canvas.width, canvas.height);
+  return encodeWebp([vp8x, iccp, first, ...others]);
+}

@@ -1,0 +1,8 @@
+/**
+ * Lossless edits of image containers (JPEG segments, PNG chunks, WebP chunks): no pixel is decoded.
+ * Used for the "never larger" fallback and to carry orientation and colour into encoded output.
+ */
+export type { ImageFormat } from '../types';
+export { readOrientation, minimalExif } from './exif';
+export { readIccProfile, insertIccProfile } from './icc';
+export { stripMetadata, stripMetadataWithReport, type StripResult } from './strip-metadata';

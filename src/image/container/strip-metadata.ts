@@ -1,0 +1,120 @@
+import type { ImageFormat } from '../types';
+import { asciiBytes, startsWith } from './bytes';
+import { exifOrientation, isExifSegment, jpegExif, minimalExif, minimalExifSegment, pngExif, webpExif } from './exif';
+import { isIccSegment } from './icc';
+import { APP0, APP1, APP14, COM, type JpegSegment, encodeJpeg, parseJpeg } from './jpeg-segments';
+import { type PngChunk, encodeChunk as encodePngChunk, encodePng, isCritical, parsePng } from './png-chunks';
+import { type RiffChunk, VP8X_EXIF, VP8X_XMP, encodeWebp, parseWebp, vp8xFlags, withVp8xFlags } from './webp-chunks';
+
+/**
+ * The "never larger" container edit (spec/decisions.md, Image handling): metadata other than
+ * orientation and colour is removed, image data is copied byte for byte. Orientation survives as
+ * a minimal EXIF holding only the Orientation tag, and only when it is not 1, since the pixels
+ * are not rotated. Everything is decided by an allow-list, so unknown metadata is dropped too.
+ */
+
+export interface StripResult {
+  bytes: Uint8Array;
+  /** Kinds of data removed, in file order, without repeats: 'EXIF', 'XMP', 'COM', 'APP13', 'tEXt', 'ICMT'... */
+  removed: string[];
+  /** The orientation kept as a minimal EXIF; 1 when none was written. */
+  orientation: number;
+}
+
+export function stripMetadata(bytes: Uint8Array, format: ImageFormat): Uint8Array {
+  return stripMetadataWithReport(bytes, format).bytes;
+}
+
+/** Throws unsupported_image when the container is malformed. */
+export function stripMetadataWithReport(bytes: Uint8Array, format: ImageFormat): StripResult {
+  if (format === 'jpeg') return stripJpeg(bytes);
+  if (format === 'png') return stripPng(bytes);
+  return stripWebp(bytes);
+}
+
+const JFIF_ID = asciiBytes('JFIF\0');
+const ADOBE_ID = asciiBytes('Adobe');
+const XMP_IDS = [asciiBytes('http://ns.adobe.com/xap/1.0/\0'), asciiBytes('http://ns.adobe.com/xmp/extension/\0')];
+/** JFIF APP0 without thumbnail: identifier, version, units, densities, two zero thumbnail sizes. */
+const JFIF_LENGTH = 14;
+
+/**
+ * JPEG keeps: APP0 JFIF (its embedded thumbnail, a copy of the picture, removed), APP2 ICC_PROFILE,
+ * APP14 Adobe (its transform flag says whether the data is YCbCr or RGB/CMYK), and every table and
+ * frame segment. Removed: all APP1 (EXIF, XMP), APP13 (IPTC, Photoshop), other APPn (MPF, JFXX
+ * thumbnails, maker data), COM, and anything after EOI. Scans are copied verbatim.
+ */
+function stripJpeg(bytes: Uint8Array): StripResult {
+  const { segments, scans } = parseJpeg(bytes);
+  const exif = jpegExif(segments);
+  const orientation = exif ? exifOrientation(exif) : 1;
+  const removed = new Set<string>();
+  const kept: JpegSegment[] = [];
+  for (const s of segments) {
+    if (s.marker === APP0 && startsWith(s.data, JFIF_ID)) {
+      if (s.data.length > JFIF_LENGTH || s.data[12] || s.data[13]) removed.add('JFIF thumbnail');
+      const data = s.data.slice(0, JFIF_LENGTH);
+      data.fill(0, 12);
+      kept.push({ marker: APP0, data });
+    } else if (isIccSegment(s) || (s.marker === APP14 && startsWith(s.data, ADOBE_ID))) {
+      kept.push(s);
+    } else if ((s.marker >= APP0 && s.marker <= 0xef) || s.marker === COM) {
+      removed.add(jpegLabel(s));
+    } else {
+      kept.push(s);
+    }
+  }
+  if (orientation !== 1) kept.splice(kept[0]?.marker === APP0 ? 1 : 0, 0, minimalExifSegment(orientation));
+  return { bytes: encodeJpeg({ segments: kept, scans }), removed: [...removed], orientation };
+}
+
+function jpegLabel(s: JpegSegment): string {
+  if (s.marker === COM) return 'COM';
+  if (isExifSegment(s)) return 'EXIF';
+  if (s.marker === APP1 && XMP_IDS.some((id) => startsWith(s.data, id))) return 'XMP';
+  return `APP${s.marker - APP0}`;
+}
+
+/**
+ * PNG keeps the critical chunks (IHDR, PLTE, IDAT, IEND and any unknown critical chunk, which a
+ * decoder cannot skip), transparency (tRNS), colour (gAMA, cHRM, sRGB, iCCP, cICP, mDCV, cLLI,
+ * sBIT), bKGD and pHYs (rendering hints holding nothing about the author or place), and the APNG
+ * chunks (animated input is refused before this point, but an edit must never flatten one).
+ * Removed: tEXt, zTXt, iTXt, eXIf, tIME, and every other ancillary chunk (hIST, sPLT, oFFs, private).
+ */
+const PNG_KEPT = new Set(['tRNS', 'gAMA', 'cHRM', 'sRGB', 'iCCP', 'cICP', 'mDCV', 'cLLI', 'sBIT', 'bKGD', 'pHYs', 'acTL', 'fcTL', 'fdAT']);
+
+function stripPng(bytes: Uint8Array): StripResult {
+  const chunks = parsePng(bytes);
+  const exif = pngExif(chunks);
+  const orientation = exif ? exifOrientation(exif) : 1;
+  const keep = (c: PngChunk) => isCritical(c.type) || PNG_KEPT.has(c.type);
+  const removed = [...new Set(chunks.filter((c) => !keep(c)).map((c) => c.type))];
+  const out = chunks.filter(keep).map((c) => c.raw);
+  // eXIf must precede IDAT for viewers to apply it; right after IHDR always does.
+  if (orientation !== 1) out.splice(1, 0, encodePngChunk('eXIf', minimalExif(orientation)));
+  return { bytes: encodePng(out), removed, orientation };
+}
+
+/**
+ * WebP keeps VP8X, ICCP, ANIM, ANMF (frames untouched), ALPH, VP8 and VP8L. Removed: EXIF, XMP and
+ * any other chunk (e.g. RIFF INFO-style ICMT, IART, ICOP). The VP8X EXIF and XMP flags are set to
+ * match what remains, and the RIFF size is recomputed.
+ */
+const WEBP_KEPT = new Set(['VP8X', 'ICCP', 'ANIM', 'ANMF', 'ALPH', 'VP8 ', 'VP8L']);
+
+function stripWebp(bytes: Uint8Array): StripResult {
+  const chunks = parseWebp(bytes);
+  const exif = webpExif(chunks);
+  const orientation = exif ? exifOrientation(exif) : 1;
+  const removed = [...new Set(chunks.filter((c) => !WEBP_KEPT.has(c.fourcc)).map((c) => c.fourcc.trim()))];
+  const kept: RiffChunk[] = chunks.filter((c) => WEBP_KEPT.has(c.fourcc));
+  const first = kept[0]!;
+  if (first.fourcc === 'VP8X') {
+    const flags = (vp8xFlags(first) & ~(VP8X_EXIF | VP8X_XMP)) | (orientation !== 1 ? VP8X_EXIF : 0);
+    kept[0] = withVp8xFlags(first, flags);
+    // EXIF comes after the image data (RFC 9649 2.7, extended file layout).
+    if (orientation !== 1) kept.push({ fourcc: 'EXIF', data: minimalExif(orientation) });
+  }
+  return { bytes: encodeWebp(kept), removed, orientation };
+}
