@@ -1,0 +1,19 @@
+import { Hono } from 'hono';
+import type { AppEnv } from './env';
+import { ApiError } from './errors/api-error';
+import { renderError } from './errors/render-error';
+import { compressRoute } from './routes/compress';
+import { demoRoute } from './routes/demo';
+import { healthRoute } from './routes/health';
+import { usageRoute } from './routes/usage';
+
+export const app = new Hono<AppEnv>()
+  .route('/', healthRoute)
+  .route('/', compressRoute)
+  .route('/', demoRoute)
+  .route('/', usageRoute);
+
+app.notFound(() => {
+  throw new ApiError('not_found');
+});
+app.onError(renderError);

@@ -1,0 +1,103 @@
+import { ApiError } from '../../errors/api-error';
+import type { ImageHeader } from '../types';
+import { u16be } from './byte-reader';
+import { baseHeader } from './header-defaults';
+
+const SOI_LENGTH = 2;
+const EOI = 0xd9;
+const SOS = 0xda;
+
+function corrupt(why: string): ApiError {
+  return new ApiError('unsupported_image', `The JPEG data is corrupt: ${why}.`);
+}
+
+/** Frame markers (ITU T.81 table B.1) and what they say about the coding process. */
+function frameKind(marker: number): { progressive: boolean; arithmetic: boolean } | 'unsupported' | null {
+  switch (marker) {
+    case 0xc0:
+    case 0xc1:
+      return { progressive: false, arithmetic: false };
+    case 0xc2:
+      return { progressive: true, arithmetic: false };
+    case 0xc9:
+      return { progressive: false, arithmetic: true };
+    case 0xca:
+      return { progressive: true, arithmetic: true };
+    case 0xc3: // lossless
+    case 0xc5: // differential (hierarchical) processes
+    case 0xc6:
+    case 0xc7:
+    case 0xcb:
+    case 0xcd:
+    case 0xce:
+    case 0xcf:
+      return 'unsupported';
+    default:
+      return null;
+  }
+}
+
+/**
+ * Reads the frame header of a JPEG without decoding: dimensions, process, components and sampling.
+ * Walks marker segments up to the first scan, then checks that an end-of-image marker follows, so a
+ * truncated file is refused here rather than decoded into grey.
+ */
+export function readJpegHeader(b: Uint8Array): ImageHeader {
+  let at = SOI_LENGTH;
+  let header: ImageHeader | undefined;
+  while (at < b.length) {
+    if (b[at] !== 0xff) throw corrupt(`expected a marker at byte ${at}`);
+    while (b[at] === 0xff) at++; // fill bytes (T.81 B.1.1.2)
+    const marker = b[at++];
+    if (marker === undefined) break;
+    if (marker === EOI) throw corrupt('the image ends before any scan');
+    if (marker >= 0xd0 && marker <= 0xd7) continue; // RSTn carry no length
+    const length = u16be(b, at);
+    if (length === undefined || length < 2 || at + length > b.length) throw corrupt('a segment runs past the end');
+    const kind = frameKind(marker);
+    if (kind === 'unsupported') {
+      throw new ApiError('unsupported_image', 'Lossless and hierarchical JPEG are not supported.');
+    }
+    if (kind) header = readFrame(b, at, length, kind);
+    if (marker === SOS) {
+      if (!header) throw corrupt('a scan comes before the frame header');
+      if (!hasEndOfImage(b, at + length)) throw corrupt('the file is truncated (no end-of-image marker)');
+      return header;
+    }
+    at += length;
+  }
+  throw corrupt('the file is truncated before the first scan');
+}
+
+function readFrame(
+  b: Uint8Array,
+  at: number,
+  length: number,
+  kind: { progressive: boolean; arithmetic: boolean },
+): ImageHeader {
+  if (b[at + 2] !== 8) throw new ApiError('unsupported_image', 'Only 8-bit JPEG is supported.');
+  const height = u16be(b, at + 3)!;
+  const width = u16be(b, at + 5)!;
+  const components = b[at + 7] ?? 0;
+  if (length < 8 + 3 * components || (components !== 1 && components !== 3 && components !== 4)) {
+    throw corrupt('the frame header is malformed');
+  }
+  if (width === 0 || height === 0) throw corrupt('the frame has no size');
+  const header = baseHeader('jpeg', width, height);
+  let h = 1;
+  let v = 1;
+  for (let i = 0; i < components; i++) {
+    const sampling = b[at + 9 + 3 * i]!;
+    h = Math.max(h, sampling >> 4);
+    v = Math.max(v, sampling & 15);
+  }
+  return { ...header, ...kind, components, grey: components === 1, maxSampling: { h, v } };
+}
+
+/** In entropy-coded data 0xFF is always followed by 0x00 or RSTn, so FF D9 is the real end of image. */
+function hasEndOfImage(b: Uint8Array, from: number): boolean {
+  for (let i = b.indexOf(0xff, from); i !== -1 && i + 1 < b.length; i = b.indexOf(0xff, i + 1)) {
+    if (b[i + 1] === EOI) return true;
+  }
+  return false;
+}

@@ -1,0 +1,18 @@
+import { ApiError } from '../../errors/api-error';
+import { ENGINE_BUDGET_BYTES } from '../../limits/memory';
+import type { ImageEngine } from '../engine';
+import type { ImageHeader, OutputSpec } from '../types';
+
+const MIB = 1_048_576;
+
+/** Refuses, from the header alone and before any allocation, a job the engine could not fit. */
+export function checkBudget(engine: ImageEngine, header: ImageHeader, out: OutputSpec): void {
+  const peak = engine.estimatePeakBytes(header, out);
+  if (peak <= ENGINE_BUDGET_BYTES) return;
+  throw new ApiError(
+    'image_too_large',
+    `A ${header.width}x${header.height} ${header.format.toUpperCase()} to ${out.format.toUpperCase()} at ` +
+      `${out.width}x${out.height} would need about ${Math.ceil(peak / MIB)} MiB; the limit is ` +
+      `${ENGINE_BUDGET_BYTES / MIB} MiB. Send a smaller image, or a smaller maxWidth/maxHeight.`,
+  );
+}

@@ -1,0 +1,19 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../env';
+import { ApiError } from '../errors/api-error';
+import { hashKey } from '../keys/hash-key';
+import { monthWindow } from '../limits/month';
+import { findKeyByHash } from '../store/keys';
+
+/** Resolves X-API-Key to a live key and its plan; the first check of every authenticated request. */
+export function authenticate(): MiddlewareHandler<AppEnv> {
+  return async function authenticateMiddleware(c, next) {
+    const key = c.req.header('X-API-Key')?.trim();
+    if (!key) throw new ApiError('unauthorized', 'The X-API-Key header is missing.');
+    const record = await findKeyByHash(c.env.DB, await hashKey(key), monthWindow(Date.now()).key);
+    if (!record) throw new ApiError('unauthorized', 'The API key is invalid.');
+    if (record.revoked) throw new ApiError('unauthorized', 'The API key is invalid: it has been revoked.');
+    c.set('apiKey', record);
+    await next();
+  };
+}

@@ -1,0 +1,31 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../env';
+import { ApiError } from '../errors/api-error';
+import { planWindows } from '../limits/plan-windows';
+import { rateLimitHeaders, tooManyRequestsDetails } from '../limits/rate-limit-headers';
+import { hitWindow } from '../limits/sliding-window';
+import { MINUTE_MS } from '../limits/windows';
+
+/**
+ * The per-minute sliding window of a key (every authenticated endpoint counts), and the RateLimit
+ * headers on every authenticated response, errors included. Runs after authenticate().
+ */
+export function limitPerMinute(): MiddlewareHandler<AppEnv> {
+  return async function limitPerMinuteMiddleware(c, next) {
+    const key = c.get('apiKey');
+    const minute = await hitWindow(c.env, `key:${key.id}`, key.perMinute, MINUTE_MS);
+    if (!minute.allowed) {
+      const details = tooManyRequestsDetails(minute.resetMs);
+      throw new ApiError('rate_limited', `Rate limit of ${key.perMinute} requests per minute exceeded.`, {
+        extra: details.extra,
+        headers: { ...details.headers, ...rateLimitHeaders(planWindows(key, minute, key.monthRequests)) },
+      });
+    }
+    c.set('minuteWindow', minute);
+    await next();
+    // A compression that succeeded has already moved apiKey.monthRequests on.
+    for (const [name, value] of Object.entries(rateLimitHeaders(planWindows(key, minute, c.get('apiKey').monthRequests)))) {
+      c.res.headers.set(name, value);
+    }
+  };
+}

@@ -1,0 +1,45 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../env';
+import { ApiError } from '../errors/api-error';
+import { compressImage } from '../image/pipeline';
+import { acceptsWebp } from '../image/steps/choose-formats';
+import { readCompressInput, type CompressSource } from '../input/read-compress-input';
+import { fetchImageFromUrl } from '../input/url/fetch-image';
+import { reserveQuota } from '../limits/monthly-quota';
+import { authenticate } from '../middleware/authenticate';
+import { limitPerMinute } from '../middleware/limit-per-minute';
+import { imageResponse } from './image-response';
+
+/** POST /v1/compress: key, per-minute limit, request checks, quota, then the image work. */
+export const compressRoute = new Hono<AppEnv>().post('/v1/compress', authenticate(), limitPerMinute(), async (c) => {
+  const { source, options } = await readCompressInput(c.req.raw);
+  const key = c.get('apiKey');
+  const slot = await reserveQuota(c.env, key);
+  try {
+    const input = await loadSource(source);
+    const result = await compressImage(input, { ...options, acceptsWebp: acceptsWebp(c.req.header('Accept')) }).catch(
+      (err: unknown) => {
+        // A URL that answered with something that is not a usable image is the URL's fault.
+        if (source.kind === 'url' && err instanceof ApiError && err.code === 'unsupported_image') {
+          throw new ApiError('url_invalid_content', `The url did not return a supported image: ${err.message}`);
+        }
+        throw err;
+      },
+    );
+    await slot.commit(input.length, result.bytes.length);
+    key.monthRequests += 1;
+    return imageResponse({
+      bytes: result.bytes,
+      format: result.format,
+      originalSize: input.length,
+      varyOnAccept: options.format === 'auto',
+    });
+  } catch (err) {
+    await slot.release();
+    throw err;
+  }
+});
+
+function loadSource(source: CompressSource): Promise<Uint8Array> {
+  return source.kind === 'url' ? fetchImageFromUrl(source.url) : Promise.resolve(source.bytes);
+}

@@ -1,0 +1,32 @@
+import type { ImageFormat } from '../image/types';
+import { MIME_TYPES } from '../image/types';
+
+export interface ImageResponseParts {
+  bytes: Uint8Array;
+  format: ImageFormat;
+  originalSize: number;
+  /** Format auto: the output may depend on Accept, so caches must key on it. */
+  varyOnAccept: boolean;
+  headers?: Record<string, string>;
+}
+
+/** round(100 * (original - compressed) / original); negative when the output grew. */
+export function savingsPercent(original: number, compressed: number): number {
+  return original === 0 ? 0 : Math.round((100 * (original - compressed)) / original);
+}
+
+/** A 200 with the compressed image and the size headers of the contract. */
+export function imageResponse(parts: ImageResponseParts): Response {
+  const headers = new Headers({
+    'Content-Type': MIME_TYPES[parts.format],
+    'Content-Length': String(parts.bytes.length),
+    'X-Original-Size': String(parts.originalSize),
+    'X-Compressed-Size': String(parts.bytes.length),
+    'X-Savings-Percent': String(savingsPercent(parts.originalSize, parts.bytes.length)),
+    'X-Output-Format': parts.format,
+    'Cache-Control': 'no-store',
+    ...parts.headers,
+  });
+  if (parts.varyOnAccept) headers.set('Vary', 'Accept');
+  return new Response(parts.bytes, { status: 200, headers });
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+/** The request parameters' rules, shared by the JSON and multipart forms of a request. */
+export const quality = z.number().int().min(1).max(100).describe('1 to 100; the same number means about the same visual quality in every format');
+export const outputFormat = z.enum(['auto', 'jpeg', 'png', 'webp']).describe('auto keeps the input format, or returns WebP when Accept lists image/webp and WebP is smaller');
+export const dimension = z.number().int().min(1);
+
+/** A multipart text part holding an integer, checked by the same rule as its JSON form. */
+export function integerText(rule: z.ZodNumber) {
+  return z
+    .string()
+    .trim()
+    .regex(/^[+-]?\d+$/, 'expected an integer')
+    .transform(Number)
+    .pipe(rule);
+}
+
+export const imageFile = z.instanceof(File, { error: 'expected a file upload' });
+export const base64Image = z.string({ error: 'expected base64 image data' }).min(1, 'expected base64 image data').describe('Base64-encoded image, with or without a data URI prefix');

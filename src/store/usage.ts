@@ -1,0 +1,64 @@
+import { RESERVATION_TTL_MS } from '../limits/windows';
+
+/** Typed D1 queries on monthly usage and quota reservations: the only SQL about counting. */
+
+export interface MonthUsage {
+  requests: number;
+  bytesIn: number;
+  bytesOut: number;
+}
+
+export async function readMonthUsage(db: D1Database, keyId: string, month: string): Promise<MonthUsage> {
+  const row = await db
+    .prepare('SELECT requests, bytes_in, bytes_out FROM monthly_usage WHERE key_id = ? AND month = ?')
+    .bind(keyId, month)
+    .first<{ requests: number; bytes_in: number; bytes_out: number }>();
+  return { requests: row?.requests ?? 0, bytesIn: row?.bytes_in ?? 0, bytesOut: row?.bytes_out ?? 0 };
+}
+
+/**
+ * Takes one quota slot if the month has room, in one statement so that D1's serial execution makes
+ * the check and the insert atomic: concurrent requests at the edge of the quota cannot both pass.
+ * Live reservations count as used; stale ones (a request that died) stop counting after their TTL.
+ */
+export async function reserveQuotaSlot(
+  db: D1Database,
+  reservation: { id: string; keyId: string; month: string; quota: number; nowMs: number },
+): Promise<boolean> {
+  const { id, keyId, month, quota, nowMs } = reservation;
+  const result = await db
+    .prepare(
+      `INSERT INTO quota_reservations (id, key_id, month, created_ms)
+       SELECT ?1, ?2, ?3, ?4
+        WHERE (SELECT coalesce(sum(requests), 0) FROM monthly_usage WHERE key_id = ?2 AND month = ?3)
+            + (SELECT count(*) FROM quota_reservations WHERE key_id = ?2 AND month = ?3 AND created_ms > ?5)
+            < ?6`,
+    )
+    .bind(id, keyId, month, nowMs, nowMs - RESERVATION_TTL_MS, quota)
+    .run();
+  return result.meta.changes === 1;
+}
+
+/** Turns a reservation into a counted compression, in one transaction (D1 batch). */
+export async function commitQuotaSlot(
+  db: D1Database,
+  commit: { id: string; keyId: string; month: string; bytesIn: number; bytesOut: number },
+): Promise<void> {
+  const { id, keyId, month, bytesIn, bytesOut } = commit;
+  await db.batch([
+    db.prepare('DELETE FROM quota_reservations WHERE id = ?').bind(id),
+    db
+      .prepare(
+        `INSERT INTO monthly_usage (key_id, month, requests, bytes_in, bytes_out) VALUES (?1, ?2, 1, ?3, ?4)
+         ON CONFLICT (key_id, month) DO UPDATE SET requests = requests + 1,
+           bytes_in = bytes_in + excluded.bytes_in, bytes_out = bytes_out + excluded.bytes_out`,
+      )
+      .bind(keyId, month, bytesIn, bytesOut),
+    // Reservations whose request died are dead weight once past their TTL.
+    db.prepare('DELETE FROM quota_reservations WHERE key_id = ? AND created_ms < ?').bind(keyId, Date.now() - RESERVATION_TTL_MS),
+  ]);
+}
+
+export async function releaseQuotaSlot(db: D1Database, id: string): Promise<void> {
+  await db.prepare('DELETE FROM quota_reservations WHERE id = ?').bind(id).run();
+}

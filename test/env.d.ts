@@ -1,0 +1,12 @@
+import type { Bindings } from '../src/env';
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends Bindings {
+      /** schema.sql, read by vitest.config.ts. */
+      TEST_SCHEMA: string;
+      /** Serves test/fixtures/<name> from disk. */
+      FIXTURES: Fetcher;
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import { expect } from 'vitest';
+import { env, exports } from 'cloudflare:workers';
+import { hashKey } from '../../src/keys/hash-key';
+import type { PlanName } from '../../src/store/keys';
+import { insertKey } from '../../src/store/keys';
+
+const BASE = 'http://api.test';
+
+/** Calls the Worker through its fetch handler, with real D1 and Durable Objects behind it. */
+export function call(path: string, init?: RequestInit): Promise<Response> {
+  return exports.default.fetch(new Request(BASE + path, init));
+}
+
+let keyCounter = 0;
+
+/** A fresh key of `plan`, stored as the key command stores it (hash only). */
+export async function createKey(plan: PlanName = 'free'): Promise<{ key: string; id: string }> {
+  const key = `sqz_test_${crypto.randomUUID().replaceAll('-', '')}`;
+  const id = `test-${++keyCounter}-${crypto.randomUUID()}`;
+  await insertKey(env.DB, {
+    id,
+    keyHash: await hashKey(key),
+    prefix: key.slice(0, 12),
+    plan,
+    name: 'test',
+    createdAt: new Date().toISOString(),
+  });
+  return { key, id };
+}
+
+/** Bytes of test/fixtures/<name>. */
+export async function fixture(name: string): Promise<Uint8Array> {
+  const response = await env.FIXTURES.fetch(`http://fixtures/${encodeURIComponent(name)}`);
+  if (!response.ok) throw new Error(await response.text());
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** A multipart body with one file part and optional text fields. */
+export function form(fileField: string, bytes: Uint8Array, fields: Record<string, string> = {}, filename = 'image'): FormData {
+  const body = new FormData();
+  body.append(fileField, new File([bytes], filename));
+  for (const [name, value] of Object.entries(fields)) body.append(name, value);
+  return body;
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+export async function errorBody(response: Response): Promise<{ error: string; message: string; resetAt?: string }> {
+  expect(response.headers.get('Content-Type')).toMatch(/^application\/json/);
+  const body = (await response.json()) as { error: string; message: string; resetAt?: string };
+  expect(typeof body.error).toBe('string');
+  expect(typeof body.message).toBe('string');
+  return body;
+}

@@ -1,0 +1,34 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+
+const root = import.meta.dirname;
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: './wrangler.toml' },
+      miniflare: {
+        bindings: { TEST_SCHEMA: await readFile(resolve(root, 'schema.sql'), 'utf8') },
+        // Test fixtures are served from disk by a Node-side binding: workerd has no file system.
+        serviceBindings: {
+          FIXTURES: async (request: Request) => {
+            const name = decodeURIComponent(new URL(request.url).pathname.slice(1));
+            if (name.includes('..')) return new Response('bad fixture name', { status: 400 });
+            try {
+              return new Response(await readFile(resolve(root, 'test/fixtures', name)));
+            } catch {
+              return new Response(`no fixture ${name}`, { status: 404 });
+            }
+          },
+        },
+      },
+    }),
+  ],
+  test: {
+    include: ['test/**/*.test.ts'],
+    setupFiles: ['./test/helpers/setup.ts'],
+    testTimeout: 30_000,
+  },
+});
