@@ -13,10 +13,11 @@ interface Cidr {
 }
 
 function cidr(text: string): Cidr {
-  const [address, bits] = text.split('/');
+  const slash = text.indexOf('/');
+  const address = text.slice(0, slash);
   const bytes = address.includes(':') ? parseIpv6(address) : parseIpv4(address);
   if (!bytes) throw new Error(`bad CIDR in the blocklist: ${text}`);
-  return { bytes, bits: Number(bits) };
+  return { bytes, bits: Number(text.slice(slash + 1)) };
 }
 
 /** IPv4 ranges that are not public unicast. */
@@ -77,11 +78,9 @@ export function isReservedName(hostname: string): boolean {
 
 function contains(range: Cidr, address: Uint8Array): boolean {
   if (range.bytes.length !== address.length) return false;
-  for (let bit = 0; bit < range.bits; bit += 8) {
-    const remaining = range.bits - bit;
-    const mask = remaining >= 8 ? 0xff : (0xff << (8 - remaining)) & 0xff;
-    const i = bit / 8;
-    if ((range.bytes[i] & mask) !== (address[i] & mask)) return false;
-  }
-  return true;
+  return range.bytes.every((byte, i) => {
+    const prefixBitsHere = Math.min(8, Math.max(0, range.bits - 8 * i));
+    const mask = (0xff << (8 - prefixBitsHere)) & 0xff;
+    return (byte & mask) === (address[i]! & mask);
+  });
 }

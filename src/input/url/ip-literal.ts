@@ -26,9 +26,10 @@ export function parseIpv4(text: string): Uint8Array | null {
 export function parseIpv6(text: string): Uint8Array | null {
   const halves = text.split('::');
   if (halves.length > 2) return null;
-  const compressed = halves.length === 2;
-  const head = parseGroups(halves[0], !compressed);
-  const tail = compressed ? parseGroups(halves[1], true) : [];
+  const [before = '', after] = halves;
+  const compressed = after !== undefined;
+  const head = parseGroups(before, !compressed);
+  const tail = compressed ? parseGroups(after, true) : [];
   if (!head || !tail) return null;
   const missing = 8 - head.length - tail.length;
   if (compressed ? missing < 1 : missing !== 0) return null;
@@ -56,7 +57,8 @@ function parseGroups(text: string, ipv4TailAllowed: boolean): number[] | null {
     if (ipv4TailAllowed && i === pieces.length - 1 && piece.includes('.')) {
       const ipv4 = parseIpv4(piece);
       if (!ipv4) return null;
-      groups.push((ipv4[0] << 8) | ipv4[1], (ipv4[2] << 8) | ipv4[3]);
+      const view = new DataView(ipv4.buffer);
+      groups.push(view.getUint16(0), view.getUint16(2));
     } else if (/^[0-9a-f]{1,4}$/i.test(piece)) {
       groups.push(parseInt(piece, 16));
     } else {

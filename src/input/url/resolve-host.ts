@@ -32,20 +32,21 @@ interface DohAnswer {
  * answer we cannot read, fails the fetch: we never connect to a host we could not check.
  */
 export async function resolveHost(hostname: string, deadline: Deadline): Promise<Uint8Array[]> {
-  const answers = await Promise.all(
-    RECORD_TYPES.map((type) =>
-      withRetries(`The DNS lookup (${type.name}) of ${hostname}`, deadline, () => query(hostname, type.name, deadline)),
-    ),
+  const perType = await Promise.all(
+    RECORD_TYPES.map(async (type) => {
+      const answer = await withRetries(`The DNS lookup (${type.name}) of ${hostname}`, deadline, () =>
+        query(hostname, type.name, deadline),
+      );
+      return (answer.Answer ?? [])
+        .filter((record) => record.type === type.code)
+        .map((record) => {
+          const address = type.parse(record.data);
+          if (!address) throw new ApiError('url_fetch_failed', `The DNS answer for ${hostname} is unreadable.`);
+          return address;
+        });
+    }),
   );
-  const addresses = RECORD_TYPES.flatMap((type, i) =>
-    (answers[i].Answer ?? [])
-      .filter((record) => record.type === type.code)
-      .map((record) => {
-        const address = type.parse(record.data);
-        if (!address) throw new ApiError('url_fetch_failed', `The DNS answer for ${hostname} is unreadable.`);
-        return address;
-      }),
-  );
+  const addresses = perType.flat();
   if (addresses.length === 0) throw new ApiError('url_fetch_failed', `The host ${hostname} does not resolve.`);
   return addresses;
 }

@@ -1,9 +1,9 @@
 import { ApiError } from '../../errors/api-error';
 import type { Deadline } from './deadline';
 
-/** 3 attempts in all (the interface's "URL fetch attempts"), with short pauses between them. */
+/** 3 attempts in all (the interface's "URL fetch attempts"), pausing 100 ms then 300 ms between them. */
 export const MAX_ATTEMPTS = 3;
-const BACKOFF_MS = [100, 300];
+const backoffMs = (attempted: number) => 100 * 3 ** (attempted - 1);
 
 /** An answer worth retrying: a 5xx or 429 status. */
 export class TransientFailure extends Error {}
@@ -26,7 +26,7 @@ export async function withRetries<T>(what: string, deadline: Deadline, attempt: 
           cause: error,
         });
       }
-      await deadline.sleep(BACKOFF_MS[attempted - 1]);
+      await deadline.sleep(backoffMs(attempted));
     }
   }
 }
