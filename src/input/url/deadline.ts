@@ -3,7 +3,8 @@ import { ApiError } from '../../errors/api-error';
 /**
  * One time budget for a whole url fetch: DNS lookups, every redirect hop and retry, and the body.
  * Its signal aborts real outbound fetches; `race` also bounds awaits that ignore signals (a body
- * stream that never ends, a backoff pause), so nothing outlives the budget.
+ * stream that never ends, a backoff pause), so nothing outlives the budget. `end` aborts the same
+ * way, so work still in flight when the fetch is decided (the other DNS lookup) stops too.
  */
 export class Deadline {
   readonly #controller = new AbortController();
@@ -18,20 +19,21 @@ export class Deadline {
     return this.#controller.signal;
   }
 
-  get expired(): boolean {
+  /** True once the deadline has passed or the fetch has ended. */
+  get aborted(): boolean {
     return this.signal.aborted;
   }
 
-  /** The url_timeout error once expired. */
-  get error(): unknown {
+  /** Why: url_timeout when the deadline passed. */
+  get reason(): unknown {
     return this.signal.reason;
   }
 
   /** Settles as `promise` does, or rejects with url_timeout when the deadline passes first. */
   race<T>(promise: Promise<T>): Promise<T> {
-    if (this.expired) return Promise.reject(this.error);
+    if (this.aborted) return Promise.reject(this.reason);
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => reject(this.error);
+      const onAbort = () => reject(this.reason);
       this.signal.addEventListener('abort', onAbort, { once: true });
       promise.then(
         (value) => {
@@ -50,8 +52,9 @@ export class Deadline {
     return this.race(new Promise<void>((resolve) => setTimeout(resolve, ms)));
   }
 
-  /** Stops the timer once the fetch is over, whatever its outcome. */
-  dispose(): void {
+  /** Called once the fetch is decided, whatever the outcome: stops the timer and anything still running. */
+  end(): void {
     clearTimeout(this.#timer);
+    this.#controller.abort(new Error('The url fetch has ended.'));
   }
 }

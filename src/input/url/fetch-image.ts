@@ -54,7 +54,7 @@ export async function fetchImageFromUrl(url: string, options: FetchImageOptions 
       target = redirectTarget(target, hop.location);
     }
   } finally {
-    deadline.dispose();
+    deadline.end();
   }
 }
 

@@ -18,7 +18,7 @@ export async function withRetries<T>(what: string, deadline: Deadline, attempt: 
     try {
       return await attempt();
     } catch (error) {
-      if (deadline.expired) throw deadline.error;
+      if (deadline.aborted) throw deadline.reason;
       if (error instanceof ApiError) throw error;
       if (attempted === MAX_ATTEMPTS) {
         const last = error instanceof TransientFailure ? error.message : 'a network error';
