@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors/api-error';
+import { detectFormat } from '../../image/header/detect-format';
 import { Deadline } from './deadline';
-import { hasImageSignature } from './image-signature';
 import { discardBody, readBodyWithLimit } from './read-body';
 import { assertPublicHost, validateUrlSyntax } from './validate-url';
 import { TransientFailure, withRetries } from './with-retries';
@@ -43,7 +43,9 @@ export async function fetchImageFromUrl(url: string, options: FetchImageOptions 
       await assertPublicHost(target, deadline);
       const hop = await withRetries('Fetching the url', deadline, () => fetchOnce(target, deadline));
       if ('body' in hop) {
-        if (!hasImageSignature(hop.body)) {
+        // Magic bytes only, whatever the Content-Type says (servers label HTML error pages image/png);
+        // the pipeline then parses the whole header like any upload's.
+        if (!detectFormat(hop.body)) {
           throw new ApiError('url_invalid_content', 'The url did not return a JPEG, PNG or WebP image.');
         }
         return hop.body;

@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { call, createKey, errorBody } from '../helpers/api';
+import { fixture } from '../helpers/fixtures';
+import { countingStream, fakeNetwork, publicHost } from './fake-network';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const IMAGE = 'https://images.example.com/photo.png';
+
+async function compressUrl(fields: Record<string, unknown>, key?: string): Promise<Response> {
+  const apiKey = key ?? (await createKey('business')).key;
+  return call('/v1/compress', {
+    method: 'POST',
+    headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' },
+    body: JSON.stringify(fields),
+  });
+}
+
+async function monthlyUsage(key: string): Promise<number> {
+  const response = await call('/v1/usage', { headers: { 'X-API-Key': key } });
+  return ((await response.json()) as { usage: { current: number } }).usage.current;
+}
+
+describe('POST /v1/compress with a url', () => {
+  it('compresses the fetched image; X-Original-Size is the fetched size', async () => {
+    const png = await fixture('container/basn2c08.png');
+    fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => new Response(png) } });
+    const response = await compressUrl({ url: IMAGE, format: 'png' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('X-Original-Size')).toBe(String(png.length));
+    expect(response.headers.get('X-Output-Format')).toBe('png');
+  });
+
+  it('prefers url over image when both are given', async () => {
+    const png = await fixture('container/basn2c08.png');
+    const network = fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => new Response(png) } });
+    const response = await compressUrl({ url: IMAGE, image: 'bm90IGFuIGltYWdl' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('X-Original-Size')).toBe(String(png.length));
+    expect(network.requests).toHaveLength(1);
+  });
+
+  it.each([
+    [400, 'url_invalid', 'http://images.example.com/photo.png'],
+    [400, 'url_invalid', 'https://user:pass@images.example.com/photo.png'],
+    [400, 'url_blocked', 'https://127.1/photo.png'],
+    [400, 'url_blocked', 'https://[::ffff:169.254.169.254]/latest/meta-data/'],
+    [400, 'url_blocked', 'https://metadata.google.internal/'],
+  ])('answers %i %s for %s, before any network access', async (status, code, url) => {
+    const network = fakeNetwork({});
+    const response = await compressUrl({ url });
+    expect(response.status).toBe(status);
+    expect((await errorBody(response)).error).toBe(code);
+    expect(network.dnsQueries).toHaveLength(0);
+    expect(network.requests).toHaveLength(0);
+  });
+
+  it('answers 400 url_blocked for a name that resolves to a private address, without fetching it', async () => {
+    const network = fakeNetwork({ dns: { 'images.example.com': { A: ['10.0.0.1'] } }, sites: { [IMAGE]: () => new Response('') } });
+    const response = await compressUrl({ url: IMAGE });
+    expect(response.status).toBe(400);
+    expect((await errorBody(response)).error).toBe('url_blocked');
+    expect(network.requests).toHaveLength(0);
+  });
+
+  it('answers 400 url_invalid_content for HTML served as image/png', async () => {
+    fakeNetwork({
+      dns: publicHost('images.example.com'),
+      sites: { [IMAGE]: () => new Response('<html><body>login</body></html>', { headers: { 'Content-Type': 'image/png' } }) },
+    });
+    const response = await compressUrl({ url: IMAGE });
+    expect(response.status).toBe(400);
+    expect((await errorBody(response)).error).toBe('url_invalid_content');
+  });
+
+  it('answers 413 url_too_large for an 11 MB body', async () => {
+    const body = countingStream(11 * 1024 * 1024);
+    fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => new Response(body.stream) } });
+    const response = await compressUrl({ url: IMAGE });
+    expect(response.status).toBe(413);
+    expect((await errorBody(response)).error).toBe('url_too_large');
+  });
+
+  it('answers 502 url_fetch_failed after 3 failed attempts, and charges nothing', async () => {
+    const { key } = await createKey('free');
+    const network = fakeNetwork({
+      dns: publicHost('images.example.com'),
+      sites: { [IMAGE]: () => new Response('down', { status: 503 }) },
+    });
+    const response = await compressUrl({ url: IMAGE }, key);
+    expect(response.status).toBe(502);
+    expect((await errorBody(response)).error).toBe('url_fetch_failed');
+    expect(network.requests).toHaveLength(3);
+    expect(await monthlyUsage(key)).toBe(0);
+  });
+
+  it('answers 504 url_timeout when the server never answers, in about 5 s', { timeout: 10_000 }, async () => {
+    fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => new Promise<Response>(() => {}) } });
+    const started = Date.now();
+    const response = await compressUrl({ url: IMAGE });
+    expect(response.status).toBe(504);
+    expect((await errorBody(response)).error).toBe('url_timeout');
+    expect(Date.now() - started).toBeLessThan(6000);
+  });
+});
