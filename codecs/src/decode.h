@@ -1,0 +1,19 @@
+/* Decoders read the input through host_input_read and push rows into the sink that the
+ * target hands them once the decoder knows the size it will produce. */
+#ifndef ENGINE_DECODE_H
+#define ENGINE_DECODE_H
+
+#include "rows.h"
+
+typedef struct decode_target {
+  /* Called once, before the first row, with the size and channels of the rows to come. */
+  row_sink *(*begin)(struct decode_target *self, int width, int height, int channels);
+  /* The size the job wants in the end: a JPEG decoder may scale in the DCT towards it. */
+  int want_w, want_h;
+} decode_target;
+
+void jpeg_decode(decode_target *target);
+void png_decode(decode_target *target);
+void webp_decode(decode_target *target);
+
+#endif

@@ -1,0 +1,39 @@
+/* Encoders take rows in the pipeline's channel layout, convert them to what their format
+ * stores, and push the file out through host_output_write as it is produced. */
+#ifndef ENGINE_ENCODE_H
+#define ENGINE_ENCODE_H
+
+#include "rows.h"
+
+typedef struct encoder {
+  row_sink sink;
+  /* Writes the rest of the file and frees the encoder. */
+  void (*finish)(struct encoder *self);
+} encoder;
+
+typedef struct encode_options {
+  int quality;      /* 1..100 */
+  int progressive;  /* JPEG: progressive scans (costs a full-frame coefficient buffer) */
+} encode_options;
+
+/* What a first pass over the output rows found, so PNG can pick its smallest colour type. */
+typedef struct png_stats {
+  int channels;
+  int opaque;          /* every alpha sample is 255 */
+  int grey;            /* every pixel has r == g == b */
+  int palette_size;    /* distinct RGBA colours, or 257 when there are more than 256 */
+  uint32_t palette[256]; /* the colours as 0xRRGGBBAA, in order of first appearance */
+} png_stats;
+
+encoder *jpeg_encoder_new(int width, int height, int channels, const encode_options *opt);
+encoder *webp_encoder_new(int width, int height, int channels, const encode_options *opt);
+encoder *png_encoder_new(int width, int height, int channels, const png_stats *stats);
+
+/* A sink that fills `stats` and writes nothing; release it with free(). */
+row_sink *png_stats_sink(png_stats *stats, int width, int channels);
+
+/* Converts a row of `channels` samples to RGB or grey (with_alpha 0) or RGBA or grey+alpha,
+ * flattening transparency onto white when alpha is dropped. */
+void convert_row(const uint8_t *src, int channels, uint8_t *dst, int grey, int with_alpha, int width);
+
+#endif

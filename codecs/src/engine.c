@@ -1,0 +1,80 @@
+/* The module's one entry point: decode rows -> resample rows -> encode rows. */
+#include <stdlib.h>
+
+#include "decode.h"
+#include "encode.h"
+#include "host.h"
+#include "resample.h"
+
+#define EXPORT(name) __attribute__((export_name(name)))
+
+/* Must match src/image/wasm/abi.ts. */
+enum format { FORMAT_JPEG = 0, FORMAT_PNG = 1, FORMAT_WEBP = 2 };
+enum flags {
+  FLAG_PROGRESSIVE = 1, /* JPEG output: progressive scans */
+  FLAG_MITCHELL = 2     /* resample with Mitchell instead of Lanczos3 */
+};
+
+typedef struct {
+  decode_target base;
+  int out_format, flags;
+  encode_options options;
+  png_stats *stats;   /* filled on the analysis pass of PNG output */
+  const png_stats *stats_for_png; /* what that pass found, for the encoder */
+  row_sink *stats_sink;
+  encoder *encoder;
+  resampler *resampler;
+} job;
+
+static row_sink *begin(decode_target *target, int width, int height, int channels) {
+  job *j = (job *)target;
+  int out_w = target->want_w, out_h = target->want_h;
+  /* The header the job was planned from said otherwise: refuse rather than enlarge. */
+  if (out_w > width || out_h > height) host_fail(FAIL_UNSUPPORTED, "the image data does not match its header");
+  row_sink *sink;
+  if (j->stats) {
+    sink = j->stats_sink = png_stats_sink(j->stats, out_w, channels);
+  } else {
+    switch (j->out_format) {
+      case FORMAT_JPEG: j->encoder = jpeg_encoder_new(out_w, out_h, channels, &j->options); break;
+      case FORMAT_WEBP: j->encoder = webp_encoder_new(out_w, out_h, channels, &j->options); break;
+      default: j->encoder = png_encoder_new(out_w, out_h, channels, j->stats_for_png);
+    }
+    sink = &j->encoder->sink;
+  }
+  if (out_w == width && out_h == height) return sink;
+  enum resample_filter filter = j->flags & FLAG_MITCHELL ? FILTER_MITCHELL : FILTER_LANCZOS3;
+  j->resampler = resampler_new(width, height, out_w, out_h, channels, filter, sink);
+  return resampler_sink(j->resampler);
+}
+
+static void run(job *j, int in_format) {
+  switch (in_format) {
+    case FORMAT_JPEG: jpeg_decode(&j->base); break;
+    case FORMAT_PNG: png_decode(&j->base); break;
+    case FORMAT_WEBP: webp_decode(&j->base); break;
+    default: host_fail(FAIL_INTERNAL, "unknown input format");
+  }
+  resampler_free(j->resampler);
+  j->resampler = NULL;
+}
+
+EXPORT("transcode")
+void transcode(int in_format, int out_format, int quality, int out_w, int out_h, int flags) {
+  job j = {.base = {.begin = begin, .want_w = out_w, .want_h = out_h},
+           .out_format = out_format,
+           .flags = flags,
+           .options = {.quality = quality, .progressive = flags & FLAG_PROGRESSIVE}};
+  png_stats stats;
+  if (out_format == FORMAT_PNG) {
+    /* PNG picks its colour type from the pixels: one pass to look, one to write. */
+    j.stats = &stats;
+    run(&j, in_format);
+    free(j.stats_sink);
+    j.stats = NULL;
+    j.stats_for_png = &stats;
+    host_input_rewind();
+  }
+  run(&j, in_format);
+  j.encoder->finish(j.encoder);
+}

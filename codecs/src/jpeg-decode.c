@@ -1,0 +1,108 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+#include "host.h"
+#include "jpeg-error.h"
+
+#define INPUT_CHUNK 65536
+
+typedef struct {
+  struct jpeg_source_mgr pub;
+  uint8_t buffer[INPUT_CHUNK];
+} host_source;
+
+static void init_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+/* A JPEG that ends before its EOI marker is refused rather than padded with grey. */
+static boolean fill_input_buffer(j_decompress_ptr cinfo) {
+  host_source *src = (host_source *)cinfo->src;
+  int n = host_input_read(src->buffer, INPUT_CHUNK);
+  if (n <= 0) host_fail(FAIL_UNSUPPORTED, "the JPEG data is truncated");
+  src->pub.next_input_byte = src->buffer;
+  src->pub.bytes_in_buffer = (size_t)n;
+  return TRUE;
+}
+
+static void skip_input_data(j_decompress_ptr cinfo, long count) {
+  struct jpeg_source_mgr *src = cinfo->src;
+  while (count > (long)src->bytes_in_buffer) {
+    count -= (long)src->bytes_in_buffer;
+    fill_input_buffer(cinfo);
+  }
+  src->next_input_byte += count;
+  src->bytes_in_buffer -= (size_t)count;
+}
+
+static void term_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+/* The smallest DCT scale M/8 that still leaves at least twice the wanted size, so the
+ * resampler's filter, not the DCT's truncation, decides the final look. */
+static unsigned int dct_scale(const struct jpeg_decompress_struct *cinfo, int want_w, int want_h) {
+  for (unsigned int m = 1; m < 8; m++) {
+    long w = ((long)cinfo->image_width * m + 7) / 8;
+    long h = ((long)cinfo->image_height * m + 7) / 8;
+    if (w >= 2L * want_w && h >= 2L * want_h) return m;
+  }
+  return 8;
+}
+
+/* Adobe CMYK JPEGs store inverted ink values; this is the naive conversion to RGB. */
+static void cmyk_to_rgb(const uint8_t *src, uint8_t *dst, int width, int inverted) {
+  for (int x = 0; x < width; x++) {
+    int c = src[4 * x], m = src[4 * x + 1], y = src[4 * x + 2], k = src[4 * x + 3];
+    if (!inverted) {
+      c = 255 - c;
+      m = 255 - m;
+      y = 255 - y;
+      k = 255 - k;
+    }
+    dst[3 * x] = (uint8_t)((c * k + 127) / 255);
+    dst[3 * x + 1] = (uint8_t)((m * k + 127) / 255);
+    dst[3 * x + 2] = (uint8_t)((y * k + 127) / 255);
+  }
+}
+
+void jpeg_decode(decode_target *target) {
+  struct jpeg_decompress_struct cinfo;
+  struct jpeg_error_mgr err;
+  cinfo.err = jpeg_throwing_errors(&err);
+  jpeg_create_decompress(&cinfo);
+  host_source *src = xmalloc(sizeof(host_source));
+  src->pub.init_source = init_source;
+  src->pub.fill_input_buffer = fill_input_buffer;
+  src->pub.skip_input_data = skip_input_data;
+  src->pub.resync_to_restart = jpeg_resync_to_restart;
+  src->pub.term_source = term_source;
+  src->pub.bytes_in_buffer = 0;
+  src->pub.next_input_byte = NULL;
+  cinfo.src = &src->pub;
+
+  jpeg_read_header(&cinfo, TRUE);
+  int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+  int grey = cinfo.jpeg_color_space == JCS_GRAYSCALE;
+  cinfo.out_color_space = cmyk ? JCS_CMYK : grey ? JCS_GRAYSCALE : JCS_RGB;
+  cinfo.scale_num = dct_scale(&cinfo, target->want_w, target->want_h);
+  cinfo.scale_denom = 8;
+  jpeg_start_decompress(&cinfo);
+
+  int width = (int)cinfo.output_width, channels = grey ? 1 : 3;
+  row_sink *sink = target->begin(target, width, (int)cinfo.output_height, channels);
+  uint8_t *row = xmalloc((size_t)width * cinfo.output_components);
+  uint8_t *rgb = cmyk ? xmalloc((size_t)width * 3) : NULL;
+  while (cinfo.output_scanline < cinfo.output_height) {
+    JSAMPROW rows[1] = {row};
+    jpeg_read_scanlines(&cinfo, rows, 1);
+    if (cmyk) {
+      cmyk_to_rgb(row, rgb, width, cinfo.saw_Adobe_marker);
+      sink->put(sink, rgb);
+    } else {
+      sink->put(sink, row);
+    }
+  }
+  jpeg_finish_decompress(&cinfo);
+  jpeg_destroy_decompress(&cinfo);
+  free(rgb);
+  free(row);
+  free(src);
+}

@@ -1,0 +1,86 @@
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "encode.h"
+#include "host.h"
+#include "jpeg-error.h"
+
+#define OUTPUT_CHUNK 65536
+
+typedef struct {
+  encoder base;
+  struct jpeg_compress_struct cinfo;
+  struct jpeg_error_mgr err;
+  struct jpeg_destination_mgr dest;
+  uint8_t buffer[OUTPUT_CHUNK];
+  int channels;
+  uint8_t *row;
+} jpeg_encoder;
+
+static jpeg_encoder *from_cinfo(j_compress_ptr cinfo) {
+  return (jpeg_encoder *)((char *)cinfo - offsetof(jpeg_encoder, cinfo));
+}
+
+static void init_destination(j_compress_ptr cinfo) {
+  jpeg_encoder *e = from_cinfo(cinfo);
+  e->dest.next_output_byte = e->buffer;
+  e->dest.free_in_buffer = OUTPUT_CHUNK;
+}
+
+static boolean empty_output_buffer(j_compress_ptr cinfo) {
+  jpeg_encoder *e = from_cinfo(cinfo);
+  host_output_write(e->buffer, OUTPUT_CHUNK);
+  init_destination(cinfo);
+  return TRUE;
+}
+
+static void term_destination(j_compress_ptr cinfo) {
+  jpeg_encoder *e = from_cinfo(cinfo);
+  host_output_write(e->buffer, (int)(OUTPUT_CHUNK - e->dest.free_in_buffer));
+}
+
+static void put_row(row_sink *self, const uint8_t *row) {
+  jpeg_encoder *e = (jpeg_encoder *)self;
+  int grey = e->cinfo.input_components == 1;
+  const uint8_t *src = row;
+  if (e->channels != e->cinfo.input_components) {
+    convert_row(row, e->channels, e->row, grey, 0, (int)e->cinfo.image_width);
+    src = e->row;
+  }
+  JSAMPROW rows[1] = {(JSAMPROW)src};
+  jpeg_write_scanlines(&e->cinfo, rows, 1);
+}
+
+static void finish(encoder *self) {
+  jpeg_encoder *e = (jpeg_encoder *)self;
+  jpeg_finish_compress(&e->cinfo);
+  jpeg_destroy_compress(&e->cinfo);
+  free(e->row);
+  free(e);
+}
+
+encoder *jpeg_encoder_new(int width, int height, int channels, const encode_options *opt) {
+  jpeg_encoder *e = xcalloc(1, sizeof(jpeg_encoder));
+  e->base.sink.put = put_row;
+  e->base.finish = finish;
+  e->channels = channels;
+  j_compress_ptr cinfo = &e->cinfo;
+  cinfo->err = jpeg_throwing_errors(&e->err);
+  jpeg_create_compress(cinfo);
+  e->dest.init_destination = init_destination;
+  e->dest.empty_output_buffer = empty_output_buffer;
+  e->dest.term_destination = term_destination;
+  cinfo->dest = &e->dest;
+  cinfo->image_width = (JDIMENSION)width;
+  cinfo->image_height = (JDIMENSION)height;
+  int grey = channels <= 2;
+  cinfo->input_components = grey ? 1 : 3;
+  cinfo->in_color_space = grey ? JCS_GRAYSCALE : JCS_RGB;
+  /* The same settings as `cjpeg -quality Q [-progressive]`: 4:2:0, islow DCT. */
+  jpeg_set_defaults(cinfo);
+  jpeg_set_quality(cinfo, opt->quality, TRUE);
+  if (opt->progressive) jpeg_simple_progression(cinfo);
+  e->row = xmalloc((size_t)width * 3);
+  jpeg_start_compress(cinfo, TRUE);
+  return &e->base;
+}

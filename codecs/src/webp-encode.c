@@ -1,0 +1,91 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "encode.h"
+#include "host.h"
+#include "webp/encode.h"
+
+/* libwebp encodes from a whole YUV 4:2:0 picture (1.5 B/px, plus 1 B/px of alpha). Rows are
+ * converted two at a time through a two-row picture with libwebp's own importer, which
+ * treats each pair of rows on its own: the planes come out exactly as cwebp makes them. */
+typedef struct {
+  encoder base;
+  WebPPicture picture;
+  WebPPicture strip;
+  int channels, alpha;
+  uint8_t *pair;  /* two rows as RGB or RGBA */
+  int rows;       /* rows received */
+  int quality;
+} webp_encoder;
+
+static int write_output(const uint8_t *data, size_t size, const WebPPicture *picture) {
+  (void)picture;
+  host_output_write(data, (int)size);
+  return 1;
+}
+
+static void flush_pair(webp_encoder *e, int count) {
+  WebPPicture *p = &e->picture, *s = &e->strip;
+  int width = p->width, stride = width * (e->alpha ? 4 : 3);
+  s->width = width;
+  s->height = count;
+  int ok = e->alpha ? WebPPictureImportRGBA(s, e->pair, stride) : WebPPictureImportRGB(s, e->pair, stride);
+  if (!ok) host_fail(FAIL_MEMORY, "out of memory");
+  int y0 = e->rows - count;
+  for (int i = 0; i < count; i++) {
+    memcpy(p->y + (size_t)(y0 + i) * p->y_stride, s->y + (size_t)i * s->y_stride, (size_t)width);
+    if (e->alpha) {
+      uint8_t *a = p->a + (size_t)(y0 + i) * p->a_stride;
+      const uint8_t *src = e->pair + (size_t)i * stride;
+      for (int x = 0; x < width; x++) a[x] = src[4 * x + 3];
+    }
+  }
+  int uv_width = (width + 1) >> 1;
+  memcpy(p->u + (size_t)(y0 / 2) * p->uv_stride, s->u, (size_t)uv_width);
+  memcpy(p->v + (size_t)(y0 / 2) * p->uv_stride, s->v, (size_t)uv_width);
+}
+
+static void put_row(row_sink *self, const uint8_t *row) {
+  webp_encoder *e = (webp_encoder *)self;
+  int width = e->picture.width;
+  size_t stride = (size_t)width * (e->alpha ? 4 : 3);
+  convert_row(row, e->channels, e->pair + (e->rows & 1) * stride, 0, e->alpha, width);
+  e->rows++;
+  if ((e->rows & 1) == 0) flush_pair(e, 2);
+}
+
+static void finish(encoder *self) {
+  webp_encoder *e = (webp_encoder *)self;
+  if (e->rows & 1) flush_pair(e, 1);
+  WebPPictureFree(&e->strip);
+  free(e->pair);
+  e->pair = NULL;
+  WebPConfig config;
+  if (!WebPConfigInit(&config)) host_fail(FAIL_INTERNAL, "libwebp version mismatch");
+  /* cwebp -q Q: method 4, alpha losslessly compressed; transparent areas flattened. */
+  config.quality = (float)e->quality;
+  e->picture.writer = write_output;
+  if (!WebPEncode(&config, &e->picture)) {
+    host_fail(e->picture.error_code == VP8_ENC_ERROR_OUT_OF_MEMORY ? FAIL_MEMORY : FAIL_INTERNAL,
+              "the WebP encoder failed");
+  }
+  WebPPictureFree(&e->picture);
+  free(e);
+}
+
+encoder *webp_encoder_new(int width, int height, int channels, const encode_options *opt) {
+  webp_encoder *e = xcalloc(1, sizeof(webp_encoder));
+  e->base.sink.put = put_row;
+  e->base.finish = finish;
+  e->channels = channels;
+  e->alpha = channels_have_alpha(channels);
+  e->quality = opt->quality;
+  if (!WebPPictureInit(&e->picture) || !WebPPictureInit(&e->strip))
+    host_fail(FAIL_INTERNAL, "libwebp version mismatch");
+  e->picture.width = width;
+  e->picture.height = height;
+  e->picture.colorspace = e->alpha ? WEBP_YUV420A : WEBP_YUV420;
+  if (!WebPPictureAlloc(&e->picture)) host_fail(FAIL_MEMORY, "out of memory");
+  e->pair = xmalloc((size_t)width * 4 * 2);
+  return &e->base;
+}

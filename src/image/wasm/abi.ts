@@ -1,0 +1,16 @@
+import type { ImageFormat } from '../types';
+
+/** Format codes and flags of `transcode` in codecs/src/engine.c. */
+export const FORMAT_CODES: Record<ImageFormat, number> = { jpeg: 0, png: 1, webp: 2 };
+
+export const FLAG_PROGRESSIVE = 1;
+export const FLAG_MITCHELL = 2;
+
+/** `kind` of the `fail` import, from codecs/src/host.h. */
+export const FAIL_UNSUPPORTED = 1;
+export const FAIL_MEMORY = 2;
+
+export interface EngineExports {
+  memory: WebAssembly.Memory;
+  transcode(inFormat: number, outFormat: number, quality: number, width: number, height: number, flags: number): void;
+}

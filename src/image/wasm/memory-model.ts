@@ -1,0 +1,106 @@
+import type { ImageHeader, OutputSpec } from '../types';
+
+const MiB = 1024 * 1024;
+
+/**
+ * What one image job may use: WASM memory plus the output buffer in JS. The isolate has
+ * 128 MiB; the rest is left for the JS heap, the request body and the response.
+ */
+export const ENGINE_BUDGET_BYTES = 96 * MiB;
+
+/** The module's static data, stack and allocator slack, measured after a small job. */
+const BASE_BYTES = 2 * MiB;
+
+/**
+ * Per-pixel costs of the parts that hold a whole frame, from codecs/src and measured with
+ * `npm run bench`. Everything else streams rows and costs a few rows of the image width.
+ */
+const COST = {
+  /** libjpeg-turbo keeps every DCT coefficient (2 B) of a progressive input. */
+  coefficientBytes: 2,
+  /** Adam7 PNG is assembled as a full RGBA8 frame before its rows can flow. */
+  interlacedPngPerPixel: 4,
+  /** libwebp decodes into a full frame (RGB or RGBA); VP8L also keeps an ARGB copy. */
+  webpLossyDecodePerPixel: 0.5,
+  webpLosslessDecodePerPixel: 4,
+  /** libwebp encodes from a YUV 4:2:0 picture and keeps per-macroblock state. */
+  webpEncodePerPixel: 2.3,
+  webpAlphaPlanePerPixel: 1,
+  /** libwebp 1.2.4 compresses the alpha plane with its lossless encoder: ARGB copy, hash chain. */
+  webpAlphaEncodePerPixel: 14,
+  /** Row buffers of the decoders, resampler and encoders, per pixel of width. */
+  rowBytesPerColumn: 256,
+};
+
+/** Output size we plan the JS buffer for: typical photos, not the worst case. */
+export function expectedOutputBytes(header: ImageHeader, out: OutputSpec): number {
+  const pixels = out.width * out.height;
+  switch (out.format) {
+    case 'jpeg':
+      return pixels * (out.quality > 85 ? 0.8 : 0.35);
+    case 'webp':
+      return pixels * (header.hasAlpha ? 0.6 : 0.3) * (out.quality > 85 ? 2 : 1);
+    case 'png':
+      return pixels * (header.grey ? 1 : 3) * (header.hasAlpha ? 4 / 3 : 1) * 0.5;
+  }
+}
+
+/** JPEG coefficients per pixel: the luma plane plus chroma planes subsampled by h x v. */
+function coefficientsPerPixel(header: ImageHeader): number {
+  const chroma = Math.max(0, header.components - 1);
+  const subsampling = Math.max(1, header.maxSampling.h * header.maxSampling.v);
+  return 1 + chroma / subsampling;
+}
+
+/** WASM bytes the decoder holds for the whole job. */
+function decodeBytes(header: ImageHeader): number {
+  const pixels = header.width * header.height;
+  switch (header.format) {
+    case 'jpeg':
+      if (!header.progressive) return 0;
+      // Blocks are whole 8x8 per component, padded to the MCU.
+      return (header.width + 16) * (header.height + 16) * coefficientsPerPixel(header) * COST.coefficientBytes;
+    case 'png':
+      return header.interlaced ? pixels * COST.interlacedPngPerPixel : 0;
+    case 'webp': {
+      const frame = pixels * (header.hasAlpha ? 4 : 3);
+      const codec = header.lossless ? COST.webpLosslessDecodePerPixel : COST.webpLossyDecodePerPixel;
+      // The compressed input is copied in whole; a lossy WebP is rarely over 1 B/px.
+      return frame + pixels * codec + pixels;
+    }
+  }
+}
+
+/** Whether the JPEG encoder writes progressive scans (smaller files, 3 B/px of output). */
+export function usesProgressiveJpeg(header: ImageHeader, out: OutputSpec): boolean {
+  return out.format === 'jpeg' && peakWith(header, out, true) <= ENGINE_BUDGET_BYTES;
+}
+
+function encodeBytes(header: ImageHeader, out: OutputSpec, progressive: boolean): number {
+  const pixels = out.width * out.height;
+  switch (out.format) {
+    case 'jpeg':
+      return progressive ? (out.width + 16) * (out.height + 16) * (header.grey ? 1 : 1.5) * COST.coefficientBytes : 0;
+    case 'png':
+      return 0;
+    case 'webp': {
+      if (!header.hasAlpha) return pixels * COST.webpEncodePerPixel;
+      return pixels * (COST.webpEncodePerPixel + COST.webpAlphaPlanePerPixel + COST.webpAlphaEncodePerPixel);
+    }
+  }
+}
+
+function peakWith(header: ImageHeader, out: OutputSpec, progressive: boolean): number {
+  const rows = Math.max(header.width, out.width) * COST.rowBytesPerColumn;
+  const wasm = BASE_BYTES + rows + decodeBytes(header) + encodeBytes(header, out, progressive);
+  return wasm + expectedOutputBytes(header, out);
+}
+
+/**
+ * Peak bytes of a job, from the header alone. JPEG output falls back to baseline scans
+ * when progressive ones would not fit, so its estimate is the smaller of the two.
+ */
+export function estimatePeakBytes(header: ImageHeader, out: OutputSpec): number {
+  const progressive = usesProgressiveJpeg(header, out);
+  return Math.ceil(peakWith(header, out, progressive));
+}

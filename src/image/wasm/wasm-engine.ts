@@ -1,0 +1,69 @@
+import { ApiError } from '../../errors/api-error';
+import type { ImageEngine } from '../engine';
+import type { ImageHeader, OutputSpec } from '../types';
+import { FAIL_MEMORY, FAIL_UNSUPPORTED, FLAG_PROGRESSIVE, FORMAT_CODES, type EngineExports } from './abi';
+import { EngineFailure, HostIo } from './host-io';
+import { estimatePeakBytes, expectedOutputBytes, usesProgressiveJpeg } from './memory-model';
+
+/** An ImageEngine on codecs/dist/engine.wasm, with what tests and the bench need to look inside. */
+export interface WasmEngine extends ImageEngine {
+  /** WASM memory of the live instance: its high-water mark, since memory never shrinks. */
+  memoryBytes(): number;
+  /** Drops the instance, as after an error; the next job makes a fresh one. */
+  reset(): void;
+}
+
+/**
+ * One instance is reused across jobs (the pipeline runs one job at a time per isolate).
+ * After any failure inside the module the instance is dropped: C code that threw out of a
+ * codec leaves its allocations behind, so the next job starts from a fresh one.
+ */
+export function createWasmEngine(module: WebAssembly.Module): WasmEngine {
+  let live: { exports: EngineExports; io: HostIo } | undefined;
+
+  function instance(): { exports: EngineExports; io: HostIo } {
+    if (!live) {
+      const io = new HostIo();
+      const exports = new WebAssembly.Instance(module, io.imports()).exports as unknown as EngineExports;
+      io.exports = exports;
+      live = { exports, io };
+    }
+    return live;
+  }
+
+  function outputHint(input: Uint8Array, header: ImageHeader, out: OutputSpec): number {
+    const expected = expectedOutputBytes(header, out);
+    // A lossless re-encode is usually about as large as its input.
+    return header.format === out.format && out.format === 'png' ? Math.max(expected, input.length) : expected;
+  }
+
+  return {
+    estimatePeakBytes,
+
+    async transcode(input, header, out) {
+      const { exports, io } = instance();
+      const flags = usesProgressiveJpeg(header, out) ? FLAG_PROGRESSIVE : 0;
+      io.start(input, outputHint(input, header, out));
+      try {
+        exports.transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], out.quality, out.width, out.height, flags);
+        return io.finish();
+      } catch (error) {
+        live = undefined;
+        if (error instanceof EngineFailure && error.kind === FAIL_UNSUPPORTED) {
+          throw new ApiError('unsupported_image', `The ${header.format.toUpperCase()} data cannot be decoded: ${error.message}.`, {
+            cause: error,
+          });
+        }
+        if (error instanceof EngineFailure && error.kind === FAIL_MEMORY) {
+          throw new ApiError('image_too_large', 'The image needs more memory than the service has for one image.', { cause: error });
+        }
+        throw error;
+      }
+    },
+
+    memoryBytes: () => live?.exports.memory.buffer.byteLength ?? 0,
+    reset() {
+      live = undefined;
+    },
+  };
+}
