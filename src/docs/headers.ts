@@ -1,0 +1,33 @@
+/** Response headers of the contract (interface.md and decisions.md), as OpenAPI header objects. */
+const integer = { type: 'integer' } as const;
+const text = { type: 'string' } as const;
+
+export const HEADERS = {
+  'X-Original-Size': { description: 'Size of the input image in bytes (decoded bytes for base64 input).', schema: integer },
+  'X-Compressed-Size': { description: 'Size of the returned image in bytes.', schema: integer },
+  'X-Savings-Percent': {
+    description: 'round(100 × (original − compressed) / original); negative only when a resize or format change made the output larger.',
+    schema: integer,
+  },
+  'X-Output-Format': { description: 'Format of the returned image.', schema: { type: 'string', enum: ['jpeg', 'png', 'webp'] } },
+  'X-Demo-Remaining': { description: 'Demo requests this client IP has left in the current hour.', schema: integer },
+  Vary: { description: '`Accept` when format is `auto`: the output format may depend on that header.', schema: text },
+  'RateLimit-Policy': {
+    description: 'IETF draft field: every window as `"name";q=<quota>;w=<seconds>` (minute and month for a key, hour for the demo).',
+    schema: text,
+  },
+  RateLimit: { description: 'IETF draft field: every window as `"name";r=<remaining>;t=<seconds to reset>`.', schema: text },
+  'RateLimit-Limit': { description: 'Older form: quota of the first window (per minute for a key, per hour for the demo).', schema: integer },
+  'RateLimit-Remaining': { description: 'Older form: requests left in the first window.', schema: integer },
+  'RateLimit-Reset': { description: 'Older form: seconds until the first window frees a request.', schema: integer },
+  'Retry-After': { description: 'Seconds to wait before the next request is allowed (every 429).', schema: integer },
+} as const;
+
+export type HeaderName = keyof typeof HEADERS;
+
+export function headerRefs(names: HeaderName[]): Record<string, { $ref: string }> {
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+export const RATE_LIMIT_HEADERS: HeaderName[] = ['RateLimit-Policy', 'RateLimit', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+export const SIZE_HEADERS: HeaderName[] = ['X-Original-Size', 'X-Compressed-Size', 'X-Savings-Percent', 'X-Output-Format'];

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from '../errors/codes';
+import { DEMO_MAX_BYTES, COMPRESS_MAX_BYTES, MB } from '../limits/sizes';
+import { DEMO_LIMIT } from '../limits/windows';
+import { compressJsonBody, compressMultipartBody } from '../schemas/compress-request';
+import { demoJsonBody, demoMultipartBody } from '../schemas/demo-request';
+import { errorBody, healthResponse, rateLimitErrorBody, usageResponse } from '../schemas/responses';
+import { CURL } from './curl-examples';
+import { errorCodeTable, errorResponses } from './error-responses';
+import { HEADERS, headerRefs, RATE_LIMIT_HEADERS, SIZE_HEADERS } from './headers';
+import { toJsonSchema } from './json-schema';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const binary = { schema: { type: 'string', format: 'binary' } };
+const codesWithStatus = (status: number) => (Object.keys(ERROR_CODES) as ErrorCode[]).filter((c) => ERROR_CODES[c].status === status);
+
+/** Errors any request can meet: a bug, or the rate limiter's store being down. */
+const ALWAYS: ErrorCode[] = ['internal_error', 'service_unavailable'];
+const KEYED: ErrorCode[] = ['unauthorized', 'rate_limited'];
+const IMAGE: ErrorCode[] = ['bad_request', 'unsupported_image', 'file_too_large', 'image_too_large'];
+const URL_INPUT: ErrorCode[] = ['url_invalid', 'url_blocked', 'url_invalid_content', 'url_too_large', 'url_fetch_failed', 'url_timeout'];
+
+const mb = (bytes: number) => `${bytes / MB} MB`;
+
+const DESCRIPTION = `Compresses JPEG, PNG and WebP images. Send an image as a file upload, as base64 in JSON, or as
+a public https URL; the compressed image comes back as the response body and its sizes in headers.
+
+Authenticate with the \`X-API-Key\` header. Every error is JSON \`{"error": "<code>", "message": "..."}\`;
+429 bodies add \`resetAt\`. Limits: uploads and base64 images up to ${mb(COMPRESS_MAX_BYTES)}, URL images up to
+${mb(COMPRESS_MAX_BYTES)}; the keyless demo allows ${DEMO_LIMIT} requests per hour per IP and files up to ${mb(DEMO_MAX_BYTES)}.
+1 MB = ${MB} bytes. Metadata other than orientation and colour profile is stripped from every output.`;
+
+/** The OpenAPI 3.1 document of the API, built from the schemas the routes validate with. */
+export function buildOpenApiDocument() {
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Image compression API', version: '1.0.0', description: DESCRIPTION },
+    servers: [{ url: '/', description: 'This service' }],
+    security: [],
+    paths: {
+      '/health': {
+        get: {
+          operationId: 'health',
+          summary: 'Health check',
+          description: 'No key needed.',
+          responses: {
+            '200': { description: 'The service is up.', content: { 'application/json': { schema: ref('HealthResponse') } } },
+            ...errorResponses(['internal_error']),
+          },
+          'x-codeSamples': CURL.health,
+        },
+      },
+      '/v1/compress': {
+        post: {
+          operationId: 'compress',
+          summary: 'Compress an image',
+          description: `One of a multipart \`file\`, JSON \`image\` (base64) or JSON \`url\` is required; when both \`url\` and \`image\`
+are given, \`url\` wins. Images up to ${mb(COMPRESS_MAX_BYTES)}. Format \`auto\` keeps the input format, or returns WebP when
+the \`Accept\` header lists \`image/webp\` and WebP is smaller (\`*/*\` alone does not opt in). The result is never larger
+than the input unless a resize or format change was asked for. Only successful compressions count toward the monthly quota.`,
+          security: [{ ApiKey: [] }],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref('CompressRequest') }, 'multipart/form-data': { schema: ref('CompressMultipartRequest') } },
+          },
+          responses: {
+            '200': {
+              description: 'The compressed image.',
+              headers: headerRefs([...SIZE_HEADERS, 'Vary', ...RATE_LIMIT_HEADERS]),
+              content: { 'image/jpeg': binary, 'image/png': binary, 'image/webp': binary },
+            },
+            ...errorResponses([...KEYED, ...IMAGE, ...URL_INPUT, 'quota_exceeded', ...ALWAYS], RATE_LIMIT_HEADERS),
+          },
+          'x-codeSamples': CURL.compress,
+        },
+      },
+      '/v1/demo-compress': {
+        post: {
+          operationId: 'demoCompress',
+          summary: 'Try compression without a key',
+          description: `Quality 80, format \`auto\`, no other options. ${DEMO_LIMIT} requests per hour per client IP (IPv6 per /64);
+every request counts, refused ones included, but a 429 does not. Files up to ${mb(DEMO_MAX_BYTES)}.`,
+          requestBody: {
+            required: true,
+            content: { 'multipart/form-data': { schema: ref('DemoMultipartRequest') }, 'application/json': { schema: ref('DemoJsonRequest') } },
+          },
+          responses: {
+            '200': {
+              description: 'The compressed image.',
+              headers: headerRefs([...SIZE_HEADERS, 'X-Demo-Remaining', 'Vary', ...RATE_LIMIT_HEADERS]),
+              content: { 'image/*': binary },
+            },
+            ...errorResponses([...IMAGE, 'rate_limited', ...ALWAYS], [...RATE_LIMIT_HEADERS, 'X-Demo-Remaining']),
+          },
+          'x-codeSamples': CURL.demo,
+        },
+      },
+      '/v1/usage': {
+        get: {
+          operationId: 'usage',
+          summary: "This month's usage of the key",
+          description: 'Successful compressions and bytes this calendar month (UTC); the quota resets at 00:00 UTC on the 1st.',
+          security: [{ ApiKey: [] }],
+          responses: {
+            '200': {
+              description: 'Plan, usage and byte totals.',
+              headers: headerRefs(RATE_LIMIT_HEADERS),
+              content: { 'application/json': { schema: ref('UsageResponse') } },
+            },
+            ...errorResponses([...KEYED, ...ALWAYS], RATE_LIMIT_HEADERS),
+          },
+          'x-codeSamples': CURL.usage,
+        },
+      },
+    },
+    components: {
+      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      headers: HEADERS,
+      schemas: {
+        CompressRequest: { ...toJsonSchema(compressJsonBody), description: 'One of `image` or `url` is required.' },
+        CompressMultipartRequest: toJsonSchema(compressMultipartBody),
+        DemoMultipartRequest: toJsonSchema(demoMultipartBody),
+        DemoJsonRequest: toJsonSchema(demoJsonBody),
+        HealthResponse: toJsonSchema(healthResponse),
+        UsageResponse: toJsonSchema(usageResponse),
+        Error: toJsonSchema(errorBody.extend({ error: z.enum(Object.keys(ERROR_CODES) as [ErrorCode]) })),
+        RateLimitError: toJsonSchema(rateLimitErrorBody.extend({ error: z.enum(codesWithStatus(429) as [ErrorCode]) })),
+      },
+    },
+    'x-error-codes': errorCodeTable(),
+  };
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import committed from '../public/openapi.json';
+import { app } from '../src/app';
+import { buildOpenApiDocument } from '../src/docs/openapi';
+import { ERROR_CODES } from '../src/errors/codes';
+
+const document = buildOpenApiDocument();
+type Operation = { responses: Record<string, { content?: Record<string, { examples?: Record<string, unknown> }> }> };
+const operations = Object.values(document.paths).flatMap((item) => Object.values(item) as Operation[]);
+
+describe('OpenAPI document', () => {
+  it('is the committed public/openapi.json (run `npm run build:openapi` after changing a schema)', () => {
+    expect(JSON.parse(JSON.stringify(document))).toEqual(committed);
+  });
+
+  it('lists every route the app serves', () => {
+    const served = app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`);
+    const documented = Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(served.length).toBeGreaterThan(0);
+    expect(documented.sort()).toEqual([...new Set(served)].sort());
+  });
+
+  it('lists every error code of the registry, with its status', () => {
+    const codes = Object.keys(ERROR_CODES);
+    expect(document['x-error-codes'].map((e) => e.code)).toEqual(codes);
+    expect(document.components.schemas.Error.properties).toMatchObject({ error: { enum: codes } });
+    for (const { code, status } of document['x-error-codes']) expect(status).toBe(ERROR_CODES[code].status);
+  });
+
+  it('documents each operation error under the status the registry gives it', () => {
+    for (const operation of operations) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const examples = Object.keys(response.content?.['application/json']?.examples ?? {});
+        for (const code of examples) expect(String(ERROR_CODES[code as keyof typeof ERROR_CODES].status)).toBe(status);
+      }
+    }
+  });
+
+  it('describes multipart integers by their JSON rule, not as text', () => {
+    const multipart = document.components.schemas.CompressMultipartRequest.properties as Record<string, unknown>;
+    expect(multipart.quality).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 80 });
+    expect(multipart.file).toMatchObject({ type: 'string', format: 'binary' });
+  });
+});
