@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fetchImageFromUrl, MAX_URL_IMAGE_BYTES } from '../../src/input/url/fetch-image';
+import { fetchImageFromUrl } from '../../src/input/url/fetch-image';
+import { COMPRESS_MAX_BYTES, MB } from '../../src/limits/sizes';
 import {
   countingStream,
   fakeNetwork,
@@ -55,7 +56,7 @@ describe('a good image', () => {
   });
 
   it('may be exactly 10 MB', async () => {
-    const body = countingStream(MAX_URL_IMAGE_BYTES);
+    const body = countingStream(COMPRESS_MAX_BYTES);
     fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => ok(body.stream) } });
     expect((await fetchImageFromUrl(IMAGE)).byteLength).toBe(10_485_760);
   });
@@ -278,11 +279,11 @@ describe('one deadline for everything: 504 url_timeout', () => {
 
 describe('size: 413 url_too_large over 10 MB', () => {
   it('refuses a Content-Length over 10 MB before reading the body', async () => {
-    const body = countingStream(11 * 1024 * 1024);
+    const body = countingStream(11 * MB);
     fakeNetwork({
       dns: publicHost('images.example.com'),
       sites: {
-        [IMAGE]: () => new Response(body.stream, { headers: { 'Content-Length': String(MAX_URL_IMAGE_BYTES + 1) } }),
+        [IMAGE]: () => new Response(body.stream, { headers: { 'Content-Length': String(COMPRESS_MAX_BYTES + 1) } }),
       },
     });
     const error = await rejection(fetchImageFromUrl(IMAGE));
@@ -291,12 +292,12 @@ describe('size: 413 url_too_large over 10 MB', () => {
   });
 
   it('cuts an 11 MB body sent without Content-Length near 10 MB, and cancels it', async () => {
-    const body = countingStream(11 * 1024 * 1024);
+    const body = countingStream(11 * MB);
     fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => ok(body.stream) } });
     const error = await rejection(fetchImageFromUrl(IMAGE));
     expect([error.status, error.code]).toEqual([413, 'url_too_large']);
-    expect(body.pulled()).toBeGreaterThan(MAX_URL_IMAGE_BYTES);
-    expect(body.pulled()).toBeLessThanOrEqual(MAX_URL_IMAGE_BYTES + 2 * 64 * 1024);
+    expect(body.pulled()).toBeGreaterThan(COMPRESS_MAX_BYTES);
+    expect(body.pulled()).toBeLessThanOrEqual(COMPRESS_MAX_BYTES + 2 * 64 * 1024);
     expect(body.cancelled()).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { call, createKey, errorBody } from '../helpers/api';
 import { fixture } from '../helpers/fixtures';
+import { MB } from '../../src/limits/sizes';
 import { countingStream, fakeNetwork, publicHost } from './fake-network';
 
 afterEach(() => {
@@ -76,7 +77,7 @@ describe('POST /v1/compress with a url', () => {
   });
 
   it('answers 413 url_too_large for an 11 MB body', async () => {
-    const body = countingStream(11 * 1024 * 1024);
+    const body = countingStream(11 * MB);
     fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => new Response(body.stream) } });
     const response = await compressUrl({ url: IMAGE });
     expect(response.status).toBe(413);

@@ -1,14 +1,15 @@
 import { ApiError } from '../../errors/api-error';
 import { detectFormat } from '../../image/header/detect-format';
+import { COMPRESS_MAX_BYTES } from '../../limits/sizes';
 import { Deadline } from './deadline';
 import { discardBody, readBodyWithLimit } from './read-body';
 import { assertPublicHost, validateUrlSyntax } from './validate-url';
 import { TransientFailure, withRetries } from './with-retries';
 
-/** The limits of the interface: 10 MB (10,485,760 bytes), 5000 ms for everything, and at most 5 redirects. */
-export const MAX_URL_IMAGE_BYTES = 10 * 1024 * 1024;
-export const URL_FETCH_DEADLINE_MS = 5000;
-export const MAX_REDIRECTS = 5;
+/** The interface's "URL fetch timeout", for the whole fetch: DNS, redirects, retries and body. */
+const URL_FETCH_DEADLINE_MS = 5000;
+/** decisions.md "URL input": at most 5 redirect hops, each checked like the first url. */
+const MAX_REDIRECTS = 5;
 
 /**
  * Names the service to the sites it fetches from and asks for images only. Nothing else is sent:
@@ -79,7 +80,7 @@ async function fetchOnce(url: URL, deadline: Deadline): Promise<Hop> {
     discardBody(response);
     throw new ApiError('url_fetch_failed', `The url answered HTTP ${status}.`);
   }
-  return { body: await readBodyWithLimit(response, MAX_URL_IMAGE_BYTES, deadline) };
+  return { body: await readBodyWithLimit(response, COMPRESS_MAX_BYTES, deadline) };
 }
 
 /** The next hop, held to the same rules as the url the caller gave (the message says it was a redirect). */

@@ -1,4 +1,5 @@
 import { ApiError } from '../../errors/api-error';
+import { MB } from '../../limits/sizes';
 import type { Deadline } from './deadline';
 
 /**
@@ -45,5 +46,5 @@ export function discardBody(response: Response): void {
 }
 
 function tooLarge(maxBytes: number): ApiError {
-  return new ApiError('url_too_large', `The image at the url exceeds ${maxBytes / 1048576} MB.`);
+  return new ApiError('url_too_large', `The image at the url exceeds ${maxBytes / MB} MB.`);
 }

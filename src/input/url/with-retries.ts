@@ -2,7 +2,7 @@ import { ApiError } from '../../errors/api-error';
 import type { Deadline } from './deadline';
 
 /** 3 attempts in all (the interface's "URL fetch attempts"), pausing 100 ms then 300 ms between them. */
-export const MAX_ATTEMPTS = 3;
+const MAX_ATTEMPTS = 3;
 const backoffMs = (attempted: number) => 100 * 3 ** (attempted - 1);
 
 /** An answer worth retrying: a 5xx or 429 status. */
