@@ -6,6 +6,7 @@ import { chooseFormats, type RequestedFormat } from './steps/choose-formats';
 import { fitSize } from './steps/fit-size';
 import { neverLarger } from './steps/never-larger';
 import { refuseAnimation } from './steps/refuse-animation';
+import { refuseIncomplete } from './steps/refuse-incomplete';
 import type { ImageFormat, OutputSpec } from './types';
 
 export interface CompressRequest {
@@ -25,8 +26,9 @@ export interface CompressResult {
 
 /**
  * The image path, as an ordered list of small steps: read the header (no decode), refuse what cannot
- * be done, fit the size, choose formats, check the memory budget of every job before any runs, then
- * transcode one job at a time and keep the smallest acceptable result.
+ * be done, fit the size, choose formats, check the memory budget of every job before any runs (a bomb
+ * is named as one even when truncated), refuse truncated data, then transcode one job at a time and
+ * keep the smallest acceptable result.
  */
 export async function compressImage(input: Uint8Array, request: CompressRequest): Promise<CompressResult> {
   const header = readHeader(input);
@@ -38,6 +40,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     ...size,
   }));
   for (const spec of specs) checkBudget(engine, header, spec);
+  refuseIncomplete(header);
 
   const [same, ...alternatives] = await runExclusive(async () => {
     const encoded: Uint8Array[] = [];

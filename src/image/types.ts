@@ -34,6 +34,11 @@ export interface ImageHeader {
   interlaced: boolean;
   /** WebP: lossless (VP8L) bitstream. */
   lossless: boolean;
+  /**
+   * False when the data ends before the image does (no JPEG end-of-image, no PNG IEND, a RIFF size past
+   * the end). Such input is refused, but only after the size check, so a bomb is named as one.
+   */
+  complete: boolean;
 }
 
 /** What a job must produce: the pipeline has already resolved `auto` and the fitted size. */

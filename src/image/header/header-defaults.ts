@@ -17,5 +17,6 @@ export function baseHeader(format: ImageFormat, width: number, height: number): 
     colorType: 0,
     interlaced: false,
     lossless: false,
+    complete: true,
   };
 }

@@ -39,8 +39,8 @@ function frameKind(marker: number): { progressive: boolean; arithmetic: boolean 
 
 /**
  * Reads the frame header of a JPEG without decoding: dimensions, process, components and sampling.
- * Walks marker segments up to the first scan, then checks that an end-of-image marker follows, so a
- * truncated file is refused here rather than decoded into grey.
+ * Walks marker segments up to the first scan, then looks for the end-of-image marker, so that a
+ * truncated file is refused rather than decoded into grey.
  */
 export function readJpegHeader(b: Uint8Array): ImageHeader {
   let at = SOI_LENGTH;
@@ -61,8 +61,7 @@ export function readJpegHeader(b: Uint8Array): ImageHeader {
     if (kind) header = readFrame(b, at, length, kind);
     if (marker === SOS) {
       if (!header) throw corrupt('a scan comes before the frame header');
-      if (!hasEndOfImage(b, at + length)) throw corrupt('the file is truncated (no end-of-image marker)');
-      return header;
+      return { ...header, complete: hasEndOfImage(b, at + length) };
     }
     at += length;
   }

@@ -49,6 +49,7 @@ export function readPngHeader(b: Uint8Array): ImageHeader {
   let at = ihdr.next;
   let sawIdat = false;
   for (;;) {
+    if (at + 12 > b.length || at + 12 + u32be(b, at)! > b.length) return { ...header, complete: false };
     const chunk = readChunk(b, at);
     if (chunk.type === 'IEND') break;
     if (chunk.type === 'IDAT') sawIdat = true;

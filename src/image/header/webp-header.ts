@@ -14,8 +14,9 @@ function corrupt(why: string): ApiError {
 /** Reads the WebP container (RIFF chunks) and the bitstream header, without decoding. */
 export function readWebpHeader(b: Uint8Array): ImageHeader {
   const riffSize = u32le(b, 4)!;
-  if (riffSize + 8 > b.length || riffSize < 4) throw corrupt('the file is truncated');
-  const end = riffSize + 8;
+  if (riffSize < 4) throw corrupt('the RIFF size is too small');
+  const complete = riffSize + 8 <= b.length;
+  const end = Math.min(riffSize + 8, b.length);
   let canvas: { width: number; height: number } | undefined;
   let header: ImageHeader | undefined;
   let alpha = false;
@@ -24,7 +25,7 @@ export function readWebpHeader(b: Uint8Array): ImageHeader {
     const type = ascii(b, at, 4);
     const size = u32le(b, at + 4)!;
     const data = at + 8;
-    if (data + size > end) throw corrupt(`the ${type.trim()} chunk runs past the end`);
+    if (data + size > end && complete) throw corrupt(`the ${type.trim()} chunk runs past the end`);
     if (type === 'VP8X') {
       if (size < 10) throw corrupt('VP8X is too short');
       alpha ||= (b[data]! & VP8X_ALPHA) !== 0;
@@ -39,12 +40,12 @@ export function readWebpHeader(b: Uint8Array): ImageHeader {
     }
     at = data + size + (size & 1); // chunks are padded to even sizes
   }
-  if (animated) return { ...baseHeader('webp', canvas?.width ?? 1, canvas?.height ?? 1), animated: true };
+  if (animated) return { ...baseHeader('webp', canvas?.width ?? 1, canvas?.height ?? 1), animated: true, complete };
   if (!header) throw corrupt('no image bitstream');
   if (canvas && (canvas.width !== header.width || canvas.height !== header.height)) {
     throw corrupt('the canvas and the bitstream disagree on the size');
   }
-  return { ...header, hasAlpha: header.hasAlpha || alpha };
+  return { ...header, hasAlpha: header.hasAlpha || alpha, complete };
 }
 
 /** VP8 key frame header (RFC 6386 section 9.1): start code 9D 01 2A, then 14-bit sizes. */

@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { call, createKey, errorBody, fixture, form, toBase64 } from '../helpers/api';
+import { stripMetadata } from '../../src/image/container';
+import { responseImage } from '../helpers/images';
+
+const FORMATS = ['jpeg', 'png', 'webp'] as const;
+const SOURCES = { jpeg: 'api/testorig.jpg', png: 'api/chelsea.png', webp: 'api/test.webp' } as const;
+const MIME = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' } as const;
+
+async function compress(body: FormData | string, headers: Record<string, string> = {}): Promise<Response> {
+  const { key } = await createKey('business');
+  const contentType: Record<string, string> = typeof body === 'string' ? { 'Content-Type': 'application/json' } : {};
+  return call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key, ...contentType, ...headers }, body });
+}
+
+describe('POST /v1/compress: the image', () => {
+  for (const from of FORMATS) {
+    for (const to of FORMATS) {
+      it(`converts ${from} to ${to} with every header of the contract`, async () => {
+        const input = await fixture(SOURCES[from]);
+        const response = await compress(form('file', input, { format: to, quality: '75' }));
+        expect(response.status).toBe(200);
+        expect(response.headers.get('Content-Type')).toBe(MIME[to]);
+        expect(response.headers.get('X-Output-Format')).toBe(to);
+        expect(response.headers.get('Vary')).toBeNull();
+        const { bytes, header } = await responseImage(response);
+        expect(header.format).toBe(to);
+        const original = Number(response.headers.get('X-Original-Size'));
+        expect(original).toBe(input.length);
+        expect(Number(response.headers.get('X-Compressed-Size'))).toBe(bytes.length);
+        expect(Number(response.headers.get('X-Savings-Percent'))).toBe(Math.round((100 * (original - bytes.length)) / original));
+      });
+    }
+  }
+
+  it('takes JSON base64, with and without a data URI prefix', async () => {
+    const input = await fixture('api/chelsea.png');
+    for (const image of [toBase64(input), `data:image/png;base64,${toBase64(input)}`]) {
+      const response = await compress(JSON.stringify({ image, format: 'webp', quality: 60 }));
+      expect(response.status).toBe(200);
+      expect(Number(response.headers.get('X-Original-Size'))).toBe(input.length);
+      expect((await responseImage(response)).header.format).toBe('webp');
+    }
+  });
+
+  it('scales down to fit maxWidth and maxHeight, keeping the aspect ratio', async () => {
+    const input = await fixture('api/chelsea.png'); // 451 x 300
+    const cases = [
+      [{ maxWidth: '200' }, 200, 133],
+      [{ maxHeight: '100' }, 150, 100],
+      [{ maxWidth: '200', maxHeight: '50' }, 75, 50],
+    ] as const;
+    for (const [fields, width, height] of cases) {
+      const response = await compress(form('file', input, fields));
+      expect(response.status).toBe(200);
+      const { header } = await responseImage(response);
+      expect([header.width, header.height]).toEqual([width, height]);
+    }
+  });
+
+  it('never upscales', async () => {
+    const input = await fixture('api/chelsea.png');
+    const response = await compress(form('file', input, { maxWidth: '4000', maxHeight: '4000', format: 'jpeg' }));
+    expect(response.status).toBe(200);
+    const { header } = await responseImage(response);
+    expect([header.width, header.height]).toEqual([451, 300]);
+  });
+
+  it('auto keeps the input format unless Accept explicitly lists image/webp and WebP is smaller', async () => {
+    const input = await fixture('api/chelsea.png');
+    const plain = await compress(form('file', input), { Accept: '*/*' });
+    expect(plain.headers.get('X-Output-Format')).toBe('png');
+    expect(plain.headers.get('Vary')).toBe('Accept');
+    await plain.arrayBuffer();
+    const webp = await compress(form('file', input), { Accept: 'image/avif,image/webp,*/*;q=0.8' });
+    expect(webp.headers.get('X-Output-Format')).toBe('webp');
+    expect(webp.headers.get('Content-Type')).toBe('image/webp');
+    expect(webp.headers.get('Vary')).toBe('Accept');
+    await webp.arrayBuffer();
+    const refused = await compress(form('file', input), { Accept: 'image/webp;q=0' });
+    expect(refused.headers.get('X-Output-Format')).toBe('png');
+    await refused.arrayBuffer();
+  });
+
+  it('never returns a larger file: an already small image comes back as the original, stripped', async () => {
+    const input = await fixture('api/basn0g08.png'); // 138 bytes, already minimal
+    const response = await compress(form('file', input, { quality: '100' }));
+    expect(response.status).toBe(200);
+    const { bytes, header } = await responseImage(response);
+    expect(header.format).toBe('png');
+    expect(bytes.length).toBeLessThanOrEqual(input.length);
+    expect(Number(response.headers.get('X-Savings-Percent'))).toBeGreaterThanOrEqual(0);
+  });
+
+  it('returns the original, metadata stripped, when re-encoding would be larger', async () => {
+    const input = await fixture('api/testorig.jpg'); // a small JPEG at moderate quality: q100 grows it
+    const response = await compress(form('file', input, { quality: '100' }));
+    expect(response.status).toBe(200);
+    const { bytes } = await responseImage(response);
+    expect(bytes).toEqual(stripMetadata(input, 'jpeg'));
+    expect(Number(response.headers.get('X-Compressed-Size'))).toBeLessThanOrEqual(input.length);
+  });
+
+  it('a format change that grows the file is still honoured, with negative savings', async () => {
+    const input = await fixture('api/basn0g08.png');
+    const response = await compress(form('file', input, { format: 'jpeg', quality: '100' }));
+    expect(response.status).toBe(200);
+    const { bytes } = await responseImage(response);
+    expect(bytes.length).toBeGreaterThan(input.length);
+    expect(Number(response.headers.get('X-Savings-Percent'))).toBeLessThan(0);
+  });
+
+  it('flattens transparency onto white for JPEG output', async () => {
+    const input = await fixture('api/basn6a08.png');
+    const response = await compress(form('file', input, { format: 'jpeg', quality: '100' }));
+    expect(response.status).toBe(200);
+    const { header } = await responseImage(response);
+    expect(header.format).toBe('jpeg');
+    expect(header.hasAlpha).toBe(false);
+  });
+});
+
+describe('POST /v1/compress: request errors', () => {
+  const png = () => fixture('api/z00n2c08.png');
+  const cases: Array<[string, () => Promise<FormData | string>, string]> = [
+    ['no image at all (JSON)', async () => JSON.stringify({ quality: 80 }), 'bad_request'],
+    ['no file part (multipart)', async () => { const f = new FormData(); f.append('quality', '80'); return f; }, 'bad_request'],
+    ['quality 0', async () => form('file', await png(), { quality: '0' }), 'bad_request'],
+    ['quality 101', async () => JSON.stringify({ image: toBase64(await png()), quality: 101 }), 'bad_request'],
+    ['quality not an integer', async () => JSON.stringify({ image: toBase64(await png()), quality: 50.5 }), 'bad_request'],
+    ['quality as text in multipart', async () => form('file', await png(), { quality: 'high' }), 'bad_request'],
+    ['an unknown format', async () => form('file', await png(), { format: 'gif' }), 'bad_request'],
+    ['maxWidth 0', async () => form('file', await png(), { maxWidth: '0' }), 'bad_request'],
+    ['maxHeight negative', async () => JSON.stringify({ image: toBase64(await png()), maxHeight: -5 }), 'bad_request'],
+    ['an unknown field', async () => JSON.stringify({ image: toBase64(await png()), qualty: 80 }), 'bad_request'],
+    ['file given as text', async () => { const f = new FormData(); f.append('file', 'hello'); return f; }, 'bad_request'],
+    ['JSON that is not an object', async () => '[1, 2, 3]', 'bad_request'],
+    ['malformed JSON', async () => '{"image": ', 'bad_request'],
+    ['base64 with garbage', async () => JSON.stringify({ image: '!!!not base64***' }), 'bad_request'],
+    ['a url that is not https', async () => JSON.stringify({ url: 'http://example.com/a.png' }), 'url_invalid'],
+    ['a url that is not a URL', async () => JSON.stringify({ url: 'not a url' }), 'url_invalid'],
+    ['a url to a private address', async () => JSON.stringify({ url: 'https://10.0.0.1/a.png' }), 'url_blocked'],
+  ];
+  for (const [name, body, code] of cases) {
+    it(`${name} is 400 ${code}`, async () => {
+      const response = await compress(await body());
+      expect(response.status).toBe(400);
+      const error = await errorBody(response);
+      expect(error.error).toBe(code);
+    });
+  }
+
+  it('names the field and the rule in the message', async () => {
+    const response = await compress(form('file', await png(), { quality: '0' }));
+    expect((await errorBody(response)).message).toMatch(/^quality: /);
+  });
+
+  it('a Content-Type other than JSON or multipart is 400 bad_request', async () => {
+    const { key } = await createKey();
+    const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'image/png' }, body: await png() });
+    expect(response.status).toBe(400);
+    expect((await errorBody(response)).message).toMatch(/Content-Type/);
+  });
+
+  it('an upload over 10 MB is 413 file_too_large', async () => {
+    const big = new Uint8Array(10 * 1_048_576 + 1);
+    big.set(await png());
+    const response = await compress(form('file', big));
+    expect(response.status).toBe(413);
+    expect((await errorBody(response)).error).toBe('file_too_large');
+  });
+
+  it('a base64 image over 10 MB decoded is 413 file_too_large', async () => {
+    const big = new Uint8Array(10 * 1_048_576 + 3);
+    const response = await compress(JSON.stringify({ image: toBase64(big) }));
+    expect(response.status).toBe(413);
+    expect((await errorBody(response)).error).toBe('file_too_large');
+  });
+
+  it('a declared Content-Length far over the limit is refused before reading', async () => {
+    const { key } = await createKey();
+    const response = await call('/v1/compress', {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json', 'Content-Length': String(200 * 1_048_576) },
+      body: '{}',
+    });
+    expect(response.status).toBe(413);
+    expect((await errorBody(response)).error).toBe('file_too_large');
+  });
+
+  it('exactly 10 MB of base64 data is not refused for its size', async () => {
+    const exact = new Uint8Array(10 * 1_048_576);
+    const response = await compress(JSON.stringify({ image: toBase64(exact) }));
+    expect(response.status).toBe(400);
+    expect((await errorBody(response)).error).toBe('unsupported_image');
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { call, errorBody, fixture, form, toBase64 } from '../helpers/api';
+import { responseImage } from '../helpers/images';
+
+let ipCounter = 0;
+/** A fresh client address per test: the demo limit is per IP and storage lives for the whole file. */
+function freshIp(): string {
+  return `198.51.100.${++ipCounter}`;
+}
+
+function demo(ip: string, body: FormData | string, headers: Record<string, string> = {}): Promise<Response> {
+  const json: Record<string, string> = typeof body === 'string' ? { 'Content-Type': 'application/json' } : {};
+  return call('/v1/demo-compress', { method: 'POST', headers: { 'CF-Connecting-IP': ip, ...json, ...headers }, body });
+}
+
+describe('POST /v1/demo-compress', () => {
+  it('compresses a multipart image with the size headers and X-Demo-Remaining', async () => {
+    const input = await fixture('api/chelsea.png');
+    const response = await demo(freshIp(), form('image', input));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toMatch(/^image\//);
+    expect(response.headers.get('X-Demo-Remaining')).toBe('4');
+    expect(Number(response.headers.get('X-Original-Size'))).toBe(input.length);
+    expect(response.headers.get('X-Output-Format')).toBe('png');
+    expect(response.headers.get('RateLimit-Policy')).toBe('"hour";q=5;w=3600');
+    const { bytes } = await responseImage(response);
+    expect(Number(response.headers.get('X-Compressed-Size'))).toBe(bytes.length);
+    expect(bytes.length).toBeLessThan(input.length);
+  });
+
+  it('compresses a JSON base64 image', async () => {
+    const input = await fixture('api/testorig.jpg');
+    const response = await demo(freshIp(), JSON.stringify({ image: `data:image/jpeg;base64,${toBase64(input)}` }));
+    expect(response.status).toBe(200);
+    expect((await responseImage(response)).header.format).toBe('jpeg');
+  });
+
+  it('refuses a file over 5 MB with 413 file_too_large', async () => {
+    const big = new Uint8Array(5 * 1_048_576 + 1);
+    big.set(await fixture('api/z00n2c08.png'));
+    const response = await demo(freshIp(), form('image', big));
+    expect(response.status).toBe(413);
+    expect((await errorBody(response)).error).toBe('file_too_large');
+  });
+
+  it('refuses a missing image, or any option, with 400 bad_request', async () => {
+    const ip = freshIp();
+    for (const body of [JSON.stringify({}), JSON.stringify({ image: 'AAAA', quality: 50 }), new FormData()]) {
+      const response = await demo(ip, body);
+      expect(response.status).toBe(400);
+      expect((await errorBody(response)).error).toBe('bad_request');
+    }
+  });
+
+  it('allows 5 requests an hour per IP, refused ones counting, then 429 with resetAt', async () => {
+    const ip = freshIp();
+    const started = Date.now();
+    const png = await fixture('api/z00n2c08.png');
+    const remaining: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const response = i === 2 ? await demo(ip, JSON.stringify({})) : await demo(ip, form('image', png));
+      remaining.push(response.headers.get('X-Demo-Remaining')!);
+      await response.arrayBuffer();
+    }
+    expect(remaining).toEqual(['4', '3', '2', '1', '0']);
+    const refused = await demo(ip, form('image', png));
+    expect(refused.status).toBe(429);
+    const body = await errorBody(refused);
+    expect(body.error).toBe('rate_limited');
+    const resetAt = Date.parse(body.resetAt!);
+    expect(resetAt).toBeGreaterThanOrEqual(started + 3_600_000);
+    expect(resetAt).toBeLessThanOrEqual(Date.now() + 3_600_000);
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(3500);
+    // The 429 itself does not count: the window is still full, not over-full.
+    const again = await demo(ip, form('image', png));
+    expect((await errorBody(again)).resetAt).toBe(body.resetAt);
+  });
+
+  it('counts different IPs independently', async () => {
+    const [a, b] = [freshIp(), freshIp()];
+    for (let i = 0; i < 5; i++) await (await demo(a, JSON.stringify({}))).arrayBuffer();
+    expect((await demo(a, JSON.stringify({}))).status).toBe(429);
+    expect((await demo(b, JSON.stringify({}))).status).toBe(400);
+  });
+
+  it('counts IPv6 clients per /64', async () => {
+    const first = '2001:db8:1234:5678::1';
+    const sameNet = '2001:db8:1234:5678:ffff:eeee:dddd:cccc';
+    const otherNet = '2001:db8:1234:5679::1';
+    for (let i = 0; i < 5; i++) await (await demo(i % 2 ? first : sameNet, JSON.stringify({}))).arrayBuffer();
+    expect((await demo(sameNet, JSON.stringify({}))).status).toBe(429);
+    expect((await demo(first, JSON.stringify({}))).status).toBe(429);
+    expect((await demo(otherNet, JSON.stringify({}))).status).toBe(400);
+  });
+});

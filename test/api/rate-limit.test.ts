@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { call, createKey, errorBody } from '../helpers/api';
+
+function usage(key: string): Promise<Response> {
+  return call('/v1/usage', { headers: { 'X-API-Key': key } });
+}
+
+describe('per-minute rate limit of a key', () => {
+  it('sends the RateLimit fields for the minute and the month on every authenticated response', async () => {
+    const { key } = await createKey('free');
+    const response = await usage(key);
+    expect(response.status).toBe(200);
+    const daysInMonth = (() => {
+      const now = new Date();
+      return (Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)) / 1000;
+    })();
+    expect(response.headers.get('RateLimit-Policy')).toBe(`"minute";q=60;w=60, "month";q=500;w=${daysInMonth}`);
+    expect(response.headers.get('RateLimit')).toMatch(/^"minute";r=59;t=(59|60), "month";r=500;t=\d+$/);
+    expect(response.headers.get('RateLimit-Limit')).toBe('60');
+    expect(response.headers.get('RateLimit-Remaining')).toBe('59');
+    expect(response.headers.get('RateLimit-Reset')).toMatch(/^(59|60)$/);
+  });
+
+  it('allows 60 requests a minute on free, then 429 rate_limited with resetAt and Retry-After', async () => {
+    const { key } = await createKey('free');
+    const started = Date.now();
+    for (let i = 0; i < 60; i++) {
+      const response = await usage(key);
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    const refused = await usage(key);
+    expect(refused.status).toBe(429);
+    const body = await errorBody(refused);
+    expect(body.error).toBe('rate_limited');
+    const resetAt = Date.parse(body.resetAt!);
+    expect(resetAt).toBeGreaterThanOrEqual(started + 60_000);
+    expect(resetAt).toBeLessThanOrEqual(Date.now() + 60_000);
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('Retry-After'))).toBeLessThanOrEqual(60);
+    expect(refused.headers.get('RateLimit-Remaining')).toBe('0');
+  });
+
+  it('counts every endpoint, errors included, and keys independently', async () => {
+    const a = await createKey('pro');
+    const b = await createKey('pro');
+    for (let i = 0; i < 60; i++) {
+      const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': a.key } });
+      expect(response.status).toBe(400);
+      await response.arrayBuffer();
+    }
+    expect((await usage(a.key)).status).toBe(429);
+    expect((await usage(b.key)).status).toBe(200);
+  });
+
+  it('checks the key before the rate limit: a bad key is 401 even when its caller is throttled', async () => {
+    const response = await usage('sqz_wrong');
+    expect(response.status).toBe(401);
+    expect(response.headers.get('RateLimit-Policy')).toBeNull();
+  });
+});
