@@ -2,6 +2,9 @@ import type { Bindings } from '../src/env';
 
 declare global {
   namespace Cloudflare {
+    interface GlobalProps {
+      mainModule: typeof import('../src/index');
+    }
     interface Env extends Bindings {
       /** schema.sql, read by vitest.config.ts. */
       TEST_SCHEMA: string;
