@@ -93,6 +93,17 @@ describe('PNG: ICC profiles', () => {
     expect(await readIccProfile(withChunks(await fixture('container/basn2c08.png'), bomb), 'png')).toBeNull();
   });
 
+  it('takes a profile only when its colour space fits the colour type (GRAY for greyscale, RGB otherwise)', async () => {
+    const rgb = (await readIccProfile(withChunks(await fixture('container/basn2c08.png'), await p3Iccp()), 'png'))!;
+    const gray = rgb.slice();
+    gray.set(text('GRAY'), 16);
+    const greyPng = await fixture('container/cm7n0g04.png'); // colour type 0
+    expect(await insertIccProfile(greyPng, 'png', rgb)).toEqual(greyPng);
+    expect(await readIccProfile(withChunks(greyPng, await p3Iccp()), 'png')).toBeNull();
+    const withGray = await insertIccProfile(greyPng, 'png', gray);
+    expect(await readIccProfile(withGray, 'png')).toEqual(gray);
+  });
+
   it('inserts iCCP right after IHDR, drops sRGB and an older iCCP, and reads back byte-identical', async () => {
     const profile = (await readIccProfile(withChunks(await fixture('container/basn2c08.png'), await p3Iccp()), 'png'))!;
     const input = withChunks(await fixture('container/basn2c08.png'), pngChunk('sRGB', hex('00')), await p3Iccp());

@@ -35,7 +35,11 @@ const ICC_HEADER = 128;
  */
 export async function readIccProfile(bytes: Uint8Array, format: ImageFormat): Promise<Uint8Array | null> {
   if (format === 'jpeg') return checkedProfile(jpegProfile(parseJpeg(bytes).segments));
-  if (format === 'png') return checkedProfile(await pngProfile(parsePng(bytes)));
+  if (format === 'png') {
+    const chunks = parsePng(bytes);
+    const profile = checkedProfile(await pngProfile(chunks));
+    return profile && fitsPng(profile, chunks[0]!) ? profile : null;
+  }
   return checkedProfile(parseWebp(bytes).find((c) => c.fourcc === 'ICCP')?.data ?? null);
 }
 
@@ -78,8 +82,18 @@ function checkedProfile(profile: Uint8Array | null): Uint8Array | null {
 }
 
 /**
+ * PNG 3rd edition 11.3.2.3: the profile's data colour space (ICC.1 7.2.6, header bytes 16-19) is
+ * 'GRAY' for greyscale images (colour types 0 and 4) and 'RGB ' for the others; libpng and
+ * browsers discard a profile that does not match, so it is treated as absent.
+ */
+function fitsPng(profile: Uint8Array, ihdr: PngChunk): boolean {
+  const grey = ((ihdr.data[9] ?? 0) & 2) === 0;
+  return ascii(profile, 16, 4) === (grey ? 'GRAY' : 'RGB ');
+}
+
+/**
  * Writes `profile` into an encoded image, replacing any profile it has. Only the container
- * changes: image data is copied verbatim.
+ * changes: image data is copied verbatim. PNG only takes a profile matching its colour type.
  */
 export async function insertIccProfile(
   bytes: Uint8Array,
@@ -115,9 +129,14 @@ function iccSegments(profile: Uint8Array): JpegSegment[] {
   }));
 }
 
-/** iCCP goes right after IHDR (before PLTE and IDAT); sRGB is dropped since both must not be present. */
+/**
+ * iCCP goes right after IHDR (before PLTE and IDAT); sRGB is dropped since both must not be present.
+ * A profile whose colour space cannot describe the image (see fitsPng) is not written: the PNG is
+ * returned unchanged rather than carrying a chunk every decoder discards.
+ */
 async function insertIntoPng(bytes: Uint8Array, profile: Uint8Array): Promise<Uint8Array> {
   const chunks = parsePng(bytes);
+  if (!fitsPng(profile, chunks[0]!)) return bytes;
   const compressed = await transform(profile, new CompressionStream('deflate'), Infinity);
   if (!compressed) throw unsupported('The ICC profile could not be compressed.');
   const iccp = encodePngChunk('iCCP', concat([asciiBytes('ICC profile\0'), Uint8Array.of(0), compressed]));
