@@ -1,0 +1,36 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The local state that `npm start`, the key command and the schema step all share. */
+export const LOCAL_STATE = '.wrangler/state';
+const root = fileURLToPath(new URL('..', import.meta.url));
+const wranglerBin = fileURLToPath(new URL('../node_modules/wrangler/bin/wrangler.js', import.meta.url));
+// No telemetry or update checks: the machine may have no network at all.
+const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: process.env.CI ?? '1' };
+
+/** Runs wrangler with the project's Node (22, from the `node` devDependency) and captures its output. */
+export function runWrangler(args) {
+  const result = spawnSync(process.execPath, [wranglerBin, ...args], { cwd: root, env, encoding: 'utf8' });
+  if (result.status !== 0) {
+    process.stderr.write(result.stdout + result.stderr);
+    throw new Error(`wrangler ${args.join(' ')} failed with exit code ${result.status}`);
+  }
+  return result.stdout;
+}
+
+/** Starts wrangler attached to this terminal and forwards signals to it. */
+export function startWrangler(args) {
+  const child = spawn(process.execPath, [wranglerBin, ...args], { cwd: root, env, stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code) => process.exit(code ?? 0));
+}
+
+/** Where D1 commands act: the local state by default, the deployed database with --remote. */
+export function d1Target(remote) {
+  return remote ? ['--remote'] : ['--local', '--persist-to', LOCAL_STATE];
+}
+
+/** Applies schema.sql (idempotent) to the chosen D1. */
+export function applySchema(remote = false) {
+  runWrangler(['d1', 'execute', 'DB', ...d1Target(remote), '--file', 'schema.sql']);
+}
