@@ -40,17 +40,20 @@ const BLOCKED_IPV4: readonly Cidr[] = [
 ].map(cidr);
 
 /**
- * IPv6 is allow-listed: only global unicast 2000::/3 (RFC 4291) can be public. That alone refuses the
- * unspecified :: and loopback ::1, IPv4-mapped ::ffff:0:0/96 and IPv4-compatible ::/96 (RFC 4291),
- * NAT64 64:ff9b::/96 and 64:ff9b:1::/48 (RFC 6052, RFC 8215), discard-only 100::/64 (RFC 6666),
- * unique local fc00::/7 (RFC 4193), link-local fe80::/10 (RFC 4291), site-local fec0::/10 (RFC 3879)
- * and multicast ff00::/8 (RFC 4291): none can name a public host that an IPv4 check would not see.
+ * IPv6 is allow-listed: only global unicast 2000::/3 (RFC 4291) holds public hosts. Everything else
+ * is refused whole: unspecified :: and loopback ::1, link-local fe80::/10 (RFC 4291), site-local
+ * fec0::/10 (RFC 3879), unique local fc00::/7 (RFC 4193), multicast ff00::/8 (RFC 4291), discard-only
+ * 100::/64 (RFC 6666), and the forms that carry an IPv4 address: IPv4-mapped ::ffff:0:0/96 and
+ * IPv4-compatible ::/96 (RFC 4291), NAT64 64:ff9b::/96 and 64:ff9b:1::/48 (RFC 6052, RFC 8215).
+ * Refusing those whole means no IPv4 target can hide inside an IPv6 spelling.
  */
 const GLOBAL_UNICAST_IPV6 = cidr('2000::/3');
 
 /** Ranges inside 2000::/3 that are still not public hosts. */
 const BLOCKED_GLOBAL_IPV6: readonly Cidr[] = [
-  '2001::/23', // IETF protocol assignments (RFC 2928, RFC 6890): Teredo 2001::/32 (RFC 4380) tunnels to an IPv4 address, benchmarking 2001:2::/48 (RFC 5180)
+  // IETF protocol assignments (RFC 2928, RFC 6890), among them Teredo 2001::/32 (RFC 4380), which
+  // tunnels to an IPv4 address, and benchmarking 2001:2::/48 (RFC 5180)
+  '2001::/23',
   '2001:db8::/32', // documentation (RFC 3849)
   '2002::/16', // 6to4 (RFC 3056): embeds an IPv4 address we would have to vet too; deprecated (RFC 7526)
   '3fff::/20', // documentation (RFC 9637)

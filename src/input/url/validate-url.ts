@@ -17,7 +17,9 @@ const HOST_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
  * its fragment, which is exactly what gets fetched.
  */
 export function validateUrlSyntax(input: string): URL {
-  if (input.length > MAX_URL_LENGTH) throw new ApiError('url_invalid', `The url is longer than ${MAX_URL_LENGTH} characters.`);
+  if (input.length > MAX_URL_LENGTH) {
+    throw new ApiError('url_invalid', `The url is longer than ${MAX_URL_LENGTH} characters.`);
+  }
   let url: URL;
   try {
     url = new URL(input);
@@ -25,7 +27,9 @@ export function validateUrlSyntax(input: string): URL {
     throw new ApiError('url_invalid', 'The url is not a valid absolute URL.');
   }
   if (url.protocol !== 'https:') throw new ApiError('url_invalid', 'The url must use https.');
-  if (url.username !== '' || url.password !== '') throw new ApiError('url_invalid', 'The url must not contain credentials.');
+  if (url.username !== '' || url.password !== '') {
+    throw new ApiError('url_invalid', 'The url must not contain credentials.');
+  }
 
   const address = parseHostAddress(url.hostname);
   if (address) {
@@ -55,5 +59,8 @@ function isWellFormedHostname(hostname: string): boolean {
 }
 
 function blocked(hostname: string): ApiError {
-  return new ApiError('url_blocked', `The url's host ${hostname} is, or resolves to, a private, internal or reserved address.`);
+  return new ApiError(
+    'url_blocked',
+    `The url's host ${hostname} is, or resolves to, a private, internal or reserved address.`,
+  );
 }
