@@ -77,7 +77,16 @@ describe('isBlockedAddress', () => {
 });
 
 describe('isReservedName', () => {
-  it.each(['localhost', 'localhost.', 'app.localhost', 'printer.local', 'metadata.google.internal', 'nas.home.arpa', 'intranet', 'intranet.'])(
+  it.each([
+    'localhost',
+    'localhost.',
+    'app.localhost',
+    'printer.local',
+    'metadata.google.internal',
+    'nas.home.arpa',
+    'intranet',
+    'intranet.',
+  ])(
     'blocks %s',
     (name) => expect(isReservedName(name)).toBe(true),
   );

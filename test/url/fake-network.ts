@@ -76,7 +76,11 @@ export function redirect(location: string, status = 302): Response {
  * A body of `totalBytes` produced on demand in 64 KiB chunks, counting what the reader pulled,
  * so a test can prove the fetcher stopped reading (and cancelled) near its limit.
  */
-export function countingStream(totalBytes: number): { stream: ReadableStream<Uint8Array>; pulled: () => number; cancelled: () => boolean } {
+export function countingStream(totalBytes: number): {
+  stream: ReadableStream<Uint8Array>;
+  pulled: () => number;
+  cancelled: () => boolean;
+} {
   const chunk = 64 * 1024;
   let pulled = 0;
   let cancelled = false;

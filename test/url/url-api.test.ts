@@ -59,7 +59,10 @@ describe('POST /v1/compress with a url', () => {
   });
 
   it('answers 400 url_blocked for a name that resolves to a private address, without fetching it', async () => {
-    const network = fakeNetwork({ dns: { 'images.example.com': { A: ['10.0.0.1'] } }, sites: { [IMAGE]: () => new Response('') } });
+    const network = fakeNetwork({
+      dns: { 'images.example.com': { A: ['10.0.0.1'] } },
+      sites: { [IMAGE]: () => new Response('') },
+    });
     const response = await compressUrl({ url: IMAGE });
     expect(response.status).toBe(400);
     expect((await errorBody(response)).error).toBe('url_blocked');
