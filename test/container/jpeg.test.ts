@@ -129,6 +129,12 @@ describe('JPEG: stripMetadata', () => {
     expect(out).toEqual(cat(header, scans));
   });
 
+  it('skips stray bytes between segments, as libjpeg does, and leaves them out', async () => {
+    const input = await plain();
+    const stray = cat(input.subarray(0, 20), text('\0\0stray'), input.subarray(20));
+    expect(stripMetadata(stray, 'jpeg')).toEqual(input);
+  });
+
   it('is idempotent', async () => {
     const once = stripMetadata(withSegments(await monkey(), [exifApp1(tiffWithGps(8)), jpegSegment(0xe1, XMP_PACKET)]), 'jpeg');
     expect(stripMetadata(once, 'jpeg')).toEqual(once);

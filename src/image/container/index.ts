@@ -3,6 +3,6 @@
  * Used for the "never larger" fallback and to carry orientation and colour into encoded output.
  */
 export type { ImageFormat } from '../types';
-export { readOrientation, minimalExif } from './exif';
+export { readOrientation } from './exif';
 export { readIccProfile, insertIccProfile } from './icc';
 export { stripMetadata, stripMetadataWithReport, type StripResult } from './strip-metadata';

@@ -4,9 +4,9 @@ import { concat, u16be, unsupported } from './bytes';
  * JPEG marker-segment layout (ITU-T T.81 Annex B). Every marker is 0xFF followed by a code;
  * all but SOI, EOI, TEM and RSTn carry a 2-byte big-endian length that counts itself.
  */
-export const SOI = 0xd8;
-export const EOI = 0xd9;
-export const SOS = 0xda;
+const SOI = 0xd8;
+const EOI = 0xd9;
+const SOS = 0xda;
 export const APP0 = 0xe0;
 export const APP1 = 0xe1;
 export const APP2 = 0xe2;
@@ -35,13 +35,17 @@ export interface JpegFile {
 
 const isStandalone = (marker: number) => marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7);
 
-/** Splits a JPEG into its header segments and its scans; throws unsupported_image on malformed data. */
+/**
+ * Splits a JPEG into its header segments and its scans; throws unsupported_image on malformed data.
+ * Stray bytes between segments are skipped, as libjpeg does ("extraneous bytes before marker"),
+ * so that any file the decoder accepted can be edited.
+ */
 export function parseJpeg(bytes: Uint8Array): JpegFile {
   if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== SOI) {
     throw unsupported('Not a JPEG: the data does not start with the SOI marker.');
   }
   const segments: JpegSegment[] = [];
-  let at = 2;
+  let at = nextMarker(bytes, 2);
   for (;;) {
     const { marker, start, next } = readMarker(bytes, at);
     if (marker === SOS) return { segments, scans: bytes.subarray(start, scanEnd(bytes, start)) };
@@ -50,15 +54,12 @@ export function parseJpeg(bytes: Uint8Array): JpegFile {
     }
     const end = segmentEnd(bytes, next, start);
     segments.push({ marker, data: bytes.subarray(next + 2, end) });
-    at = end;
+    at = nextMarker(bytes, end);
   }
 }
 
-/** Reads the marker at `at`, skipping the 0xFF fill bytes T.81 B.1.1.2 allows before it. */
+/** Reads the marker whose 0xFF is at `at`, skipping the 0xFF fill bytes T.81 B.1.1.2 allows. */
 function readMarker(bytes: Uint8Array, at: number): { marker: number; start: number; next: number } {
-  if (bytes[at] !== 0xff) {
-    throw unsupported(at >= bytes.length ? 'The JPEG is truncated.' : `JPEG: expected a marker at offset ${at}.`);
-  }
   let i = at + 1;
   while (bytes[i] === 0xff) i++;
   if (i >= bytes.length) throw unsupported('The JPEG is truncated.');
@@ -77,10 +78,7 @@ function segmentEnd(bytes: Uint8Array, lengthAt: number, start: number): number 
   return end;
 }
 
-/**
- * Offset just past the EOI that ends the image. Walks segments and, between them, entropy-coded
- * data, where 0xFF is followed by 0x00 (byte stuffing), by RSTn, or by fill bytes (T.81 B.1.1.5).
- */
+/** Offset just past the EOI that ends the image, walking scans and the segments between them. */
 function scanEnd(bytes: Uint8Array, sos: number): number {
   let at = sos;
   for (;;) {
@@ -91,18 +89,22 @@ function scanEnd(bytes: Uint8Array, sos: number): number {
   }
 }
 
+/**
+ * Offset of the next marker at or after `from`. In entropy-coded data 0xFF is followed by 0x00
+ * (byte stuffing) or RSTn, which are not segment boundaries (T.81 B.1.1.5, F.1.2.3).
+ */
 function nextMarker(bytes: Uint8Array, from: number): number {
   let at = from;
   for (;;) {
     const ff = bytes.indexOf(0xff, at);
-    if (ff < 0 || ff + 1 >= bytes.length) throw unsupported('The JPEG is truncated: no EOI marker.');
+    if (ff < 0 || ff + 1 >= bytes.length) throw unsupported('The JPEG is truncated: it ends before its EOI marker.');
     const code = bytes[ff + 1]!;
     if (code === 0x00 || (code >= 0xd0 && code <= 0xd7)) at = ff + 2;
     else return ff;
   }
 }
 
-export function encodeSegment({ marker, data }: JpegSegment): Uint8Array {
+function encodeSegment({ marker, data }: JpegSegment): Uint8Array {
   if (data.length > MAX_SEGMENT_PAYLOAD) throw unsupported('A JPEG segment would exceed 65533 bytes.');
   const head = Uint8Array.of(0xff, marker, (data.length + 2) >> 8, (data.length + 2) & 0xff);
   return concat([head, data]);

@@ -1,7 +1,7 @@
 import { ascii, asciiBytes, concat, u32be, unsupported } from './bytes';
 
 /** PNG datastream layout (PNG Specification, 3rd edition, 5.2-5.3): signature, then chunks. */
-export const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
+const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 
 /** Chunk lengths are limited to 2^31 - 1 (5.3). */
 const MAX_CHUNK_LENGTH = 0x7fffffff;

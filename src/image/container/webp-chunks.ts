@@ -79,10 +79,12 @@ export function simpleCanvas(chunk: RiffChunk): WebpCanvas {
   const d = chunk.data;
   if (chunk.fourcc === 'VP8 ') {
     const keyFrame = d.length >= 10 && (d[0]! & 1) === 0;
-    if (!keyFrame || d[3] !== 0x9d || d[4] !== 0x01 || d[5] !== 0x2a) {
+    const width = keyFrame ? u16le(d, 6) & 0x3fff : 0;
+    const height = keyFrame ? u16le(d, 8) & 0x3fff : 0;
+    if (!width || !height || d[3] !== 0x9d || d[4] !== 0x01 || d[5] !== 0x2a) {
       throw unsupported('WebP: the VP8 bitstream header is invalid.');
     }
-    return { width: u16le(d, 6) & 0x3fff, height: u16le(d, 8) & 0x3fff, alpha: false };
+    return { width, height, alpha: false };
   }
   if (chunk.fourcc === 'VP8L') {
     const bits = d.length >= 5 && d[0] === 0x2f ? u32le(d, 1) : -1;
