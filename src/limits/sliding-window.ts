@@ -8,6 +8,10 @@ export async function hitWindow(env: Bindings, subject: string, limit: number, w
   try {
     return await stub.hit(limit, windowMs);
   } catch (err) {
-    throw new ApiError('service_unavailable', 'The rate limiter is unavailable; nothing was charged. Try again.', { cause: err });
+    // Fail closed: without its counter the service cannot tell a burst from a client within its limits.
+    throw new ApiError('service_unavailable', 'The rate limiter is unavailable; nothing was charged. Try again.', {
+      cause: err,
+      headers: { 'Retry-After': '5' },
+    });
   }
 }

@@ -76,6 +76,15 @@ describe('POST /v1/demo-compress', () => {
     expect((await errorBody(again)).resetAt).toBe(body.resetAt);
   });
 
+  it('lets at most 5 of 50 concurrent requests from one IP through', async () => {
+    const ip = freshIp();
+    const png = await fixture('api/z00n2c08.png');
+    const responses = await Promise.all(Array.from({ length: 50 }, () => demo(ip, form('image', png))));
+    await Promise.all(responses.map((r) => r.arrayBuffer()));
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(5);
+    expect(responses.filter((r) => r.status === 429)).toHaveLength(45);
+  });
+
   it('counts different IPs independently', async () => {
     const [a, b] = [freshIp(), freshIp()];
     for (let i = 0; i < 5; i++) await (await demo(a, JSON.stringify({}))).arrayBuffer();

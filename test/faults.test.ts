@@ -1,0 +1,90 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import worker from '../src/index';
+import type { Bindings } from '../src/env';
+import { createKey, errorBody, fixture, form } from './helpers/api';
+
+/** Calls the Worker's fetch handler with some bindings swapped for failing ones. */
+async function callWith(bindings: Partial<Bindings>, path: string, init: RequestInit): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(`http://api.test${path}`, init), { ...env, ...bindings }, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+const outage = () => Promise.reject(new Error('D1_ERROR: Network connection lost. (internal detail 10.1.2.3)'));
+
+/** A D1 binding whose batches fail (the commit of a compression), everything else real. */
+function d1FailingBatches(): D1Database {
+  return new Proxy(env.DB, {
+    get: (target, prop) => (prop === 'batch' ? outage : Reflect.get(target, prop, target).bind(target)),
+  });
+}
+
+/** A D1 binding that is down altogether. */
+function d1Down(): D1Database {
+  const statement = { bind: () => statement, run: outage, first: outage, all: outage, raw: outage };
+  return { prepare: () => statement, batch: outage, exec: outage, dump: outage, withSession: () => d1Down() } as unknown as D1Database;
+}
+
+/** A Durable Object namespace whose objects cannot be reached. */
+function limiterDown(): Bindings['RATE_LIMITER'] {
+  return new Proxy(env.RATE_LIMITER, {
+    get: (target, prop) =>
+      prop === 'get' ? () => ({ hit: () => Promise.reject(new Error('Durable Object reset because its code was updated.')) }) : Reflect.get(target, prop, target).bind(target),
+  });
+}
+
+async function usageOf(key: string): Promise<number> {
+  const response = await callWith({}, '/v1/usage', { headers: { 'X-API-Key': key } });
+  return ((await response.json()) as { usage: { current: number } }).usage.current;
+}
+
+describe('faults of the platform under the service', () => {
+  it('D1 down: a JSON 500 with nothing internal in it', async () => {
+    const response = await callWith({ DB: d1Down() }, '/v1/usage', { headers: { 'X-API-Key': 'sqz_anything' } });
+    expect(response.status).toBe(500);
+    const body = await errorBody(response);
+    expect(body).toEqual({ error: 'internal_error', message: 'An unexpected error occurred.' });
+  });
+
+  it('D1 failing at the commit: the request fails, nothing is counted, and the next request is right', async () => {
+    const { key } = await createKey('free');
+    const png = await fixture('api/z00n2c08.png');
+    const failed = await callWith({ DB: d1FailingBatches() }, '/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', png) });
+    expect(failed.status).toBe(500);
+    expect((await errorBody(failed)).error).toBe('internal_error');
+    const { reservations } = (await env.DB.prepare('SELECT count(*) AS reservations FROM quota_reservations').first<{ reservations: number }>())!;
+    expect(reservations).toBe(0);
+    expect(await usageOf(key)).toBe(0);
+
+    const ok = await callWith({}, '/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', png) });
+    expect(ok.status).toBe(200);
+    await ok.arrayBuffer();
+    expect(await usageOf(key)).toBe(1);
+  });
+
+  it('the rate limiter unreachable: the demo fails closed with 503 service_unavailable', async () => {
+    const response = await callWith({ RATE_LIMITER: limiterDown() }, '/v1/demo-compress', {
+      method: 'POST',
+      headers: { 'CF-Connecting-IP': '192.0.2.77' },
+      body: form('image', await fixture('api/z00n2c08.png')),
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('Retry-After')).toBe('5');
+    expect((await errorBody(response)).error).toBe('service_unavailable');
+  });
+
+  it('the rate limiter unreachable: a paid request fails closed too, and no quota is consumed', async () => {
+    const { key } = await createKey('pro');
+    const response = await callWith({ RATE_LIMITER: limiterDown() }, '/v1/compress', {
+      method: 'POST',
+      headers: { 'X-API-Key': key },
+      body: form('file', await fixture('api/z00n2c08.png')),
+    });
+    expect(response.status).toBe(503);
+    expect((await errorBody(response)).error).toBe('service_unavailable');
+    expect(await usageOf(key)).toBe(0);
+  });
+});
