@@ -108,6 +108,8 @@ describe('WebP: ICC profiles', () => {
     expect(chunk(out, 'VP8X')).toEqual(vp8x(ICC, 1, 1));
     expect(chunk(out, 'VP8 ')).toEqual(chunk(input, 'VP8 '));
     expect(await readIccProfile(out, 'webp')).toEqual(profile);
+    // Without VP8X the container defines no ICCP: a stray one is not the image's profile.
+    expect(await readIccProfile(riff(riffChunk('VP8 ', chunk(input, 'VP8 ')), riffChunk('ICCP', profile)), 'webp')).toBeNull();
   });
 
   it('sets the alpha flag from the VP8L header when converting a lossless file', async () => {

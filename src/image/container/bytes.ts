@@ -55,7 +55,7 @@ export function unsupported(message: string): ApiError {
  * Returns null when the stream is corrupt or its output would exceed `limit` bytes, so a
  * zlib bomb in an ancillary chunk costs at most `limit` bytes of memory.
  */
-export async function transform(
+export async function runStream(
   data: Uint8Array,
   stream: CompressionStream | DecompressionStream,
   limit: number,

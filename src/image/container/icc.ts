@@ -1,5 +1,5 @@
 import type { ImageFormat } from '../types';
-import { ascii, asciiBytes, concat, startsWith, transform, u32be, unsupported } from './bytes';
+import { ascii, asciiBytes, concat, startsWith, runStream, u32be, unsupported } from './bytes';
 import { APP0, APP1, APP2, type JpegSegment, MAX_SEGMENT_PAYLOAD, encodeJpeg, parseJpeg } from './jpeg-segments';
 import { type PngChunk, encodeChunk as encodePngChunk, encodePng, parsePng } from './png-chunks';
 import {
@@ -40,7 +40,10 @@ export async function readIccProfile(bytes: Uint8Array, format: ImageFormat): Pr
     const profile = checkedProfile(await pngProfile(chunks));
     return profile && fitsPng(profile, chunks[0]!) ? profile : null;
   }
-  return checkedProfile(parseWebp(bytes).find((c) => c.fourcc === 'ICCP')?.data ?? null);
+  // Like EXIF, ICCP is only defined in the extended (VP8X) format.
+  const chunks = parseWebp(bytes);
+  if (chunks[0]!.fourcc !== 'VP8X') return null;
+  return checkedProfile(chunks.find((c) => c.fourcc === 'ICCP')?.data ?? null);
 }
 
 export const isIccSegment = (s: JpegSegment) => s.marker === APP2 && startsWith(s.data, ICC_ID);
@@ -66,7 +69,7 @@ async function pngProfile(chunks: readonly PngChunk[]): Promise<Uint8Array | nul
   if (!data) return null;
   const nul = data.subarray(0, 81).indexOf(0);
   if (nul < 1 || data[nul + 1] !== 0) return null;
-  return transform(data.subarray(nul + 2), new DecompressionStream('deflate'), MAX_PROFILE);
+  return runStream(data.subarray(nul + 2), new DecompressionStream('deflate'), MAX_PROFILE);
 }
 
 /**
@@ -137,7 +140,7 @@ function iccSegments(profile: Uint8Array): JpegSegment[] {
 async function insertIntoPng(bytes: Uint8Array, profile: Uint8Array): Promise<Uint8Array> {
   const chunks = parsePng(bytes);
   if (!fitsPng(profile, chunks[0]!)) return bytes;
-  const compressed = await transform(profile, new CompressionStream('deflate'), Infinity);
+  const compressed = await runStream(profile, new CompressionStream('deflate'), Infinity);
   if (!compressed) throw unsupported('The ICC profile could not be compressed.');
   const iccp = encodePngChunk('iCCP', concat([asciiBytes('ICC profile\0'), Uint8Array.of(0), compressed]));
   const rest = chunks.slice(1).filter((c) => c.type !== 'iCCP' && c.type !== 'sRGB');
