@@ -86,6 +86,8 @@ void png_decode(decode_target *target) {
       sink->put(sink, out);
     }
     free(row);
+    /* The last IDAT's CRC and the chunks up to IEND are only read here. */
+    check(spng_decode_chunks(ctx));
   }
   free(out);
   spng_ctx_free(ctx);

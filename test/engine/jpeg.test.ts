@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { readHeader } from '../../src/image/header/read-header';
+import { fixture } from '../helpers/fixtures';
+import { freshEngine, transcodeFixture } from './helpers';
+
+const engine = freshEngine();
+
+describe('wasm engine: JPEG', () => {
+  it('re-encodes testorig.jpg at q80 byte for byte as `djpeg | cjpeg -quality 80 -progressive`', async () => {
+    const out = await transcodeFixture(engine, 'testorig.jpg', { format: 'jpeg', quality: 80 });
+    expect(out).toEqual(await fixture('engine/golden-testorig-q80.jpg'));
+  });
+
+  it.each(['progressive.jpg', '444.jpg', '422.jpg', 'rgb.jpg', 'testimgari.jpg', 'testimgint.jpg'])(
+    'decodes the %s variant and keeps colour',
+    async (name) => {
+      const out = readHeader(await transcodeFixture(engine, name, { format: 'jpeg', width: 113, height: 74 }));
+      expect(out).toMatchObject({ format: 'jpeg', width: 113, height: 74, components: 3 });
+    },
+  );
+
+  it('keeps greyscale input greyscale in JPEG and PNG', async () => {
+    expect(readHeader(await transcodeFixture(engine, 'grey.jpg', { format: 'jpeg' })).components).toBe(1);
+    expect(readHeader(await transcodeFixture(engine, 'grey.jpg', { format: 'png' })).grey).toBe(true);
+  });
+
+  it('resizes after DCT scaling when the target is much smaller', async () => {
+    const out = readHeader(await transcodeFixture(engine, 'testorig.jpg', { format: 'jpeg', width: 40, height: 26 }));
+    expect(out).toMatchObject({ width: 40, height: 26 });
+  });
+});
