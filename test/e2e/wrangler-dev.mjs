@@ -1,0 +1,80 @@
+// Starts `wrangler dev` on a fresh local state (schema applied first) and stops it again.
+import { spawn, execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+// The package's exports hide its bin script, so it is found by path.
+const wranglerBin = fileURLToPath(new URL('../../node_modules/wrangler/bin/wrangler.js', import.meta.url));
+// CI=1: no prompts. Wrangler is run on this Node (22, from node_modules), not on whatever `node` is on PATH.
+const env = { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' };
+
+function portIsFree(port) {
+  return new Promise((resolve) => {
+    const server = createServer().once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+async function freePort(preferred) {
+  if (preferred && (await portIsFree(preferred))) return preferred;
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url, child, output, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}:\n${output.join('')}`);
+    try {
+      if ((await fetch(`${url}/health`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`wrangler dev did not answer /health within ${timeoutMs} ms:\n${output.join('')}`);
+}
+
+/** A running `wrangler dev` on 127.0.0.1; `stop()` ends it and removes its state. */
+export async function startWranglerDev({ cwd, preferredPort = 8799, timeoutMs = 90_000 }) {
+  const state = await mkdtemp(join(tmpdir(), 'site-e2e-state-'));
+  await promisify(execFile)(process.execPath, [wranglerBin, 'd1', 'execute', 'DB', '--local', '--persist-to', state, '--file', 'schema.sql'], { cwd, env });
+
+  const port = await freePort(preferredPort);
+  const inspectorPort = await freePort();
+  const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false'];
+  // Its own process group, so stopping it also ends workerd, which wrangler starts as a child.
+  const child = spawn(process.execPath, [wranglerBin, ...args], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = [];
+  child.stdout.on('data', (d) => output.push(String(d)));
+  child.stderr.on('data', (d) => output.push(String(d)));
+
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      process.kill(-child.pid, 'SIGTERM');
+      const timer = setTimeout(() => child.exitCode === null && process.kill(-child.pid, 'SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await rm(state, { recursive: true, force: true });
+  };
+
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHealth(url, child, output, timeoutMs);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, output, stop };
+}
