@@ -1,5 +1,5 @@
-import { jsquashEngine } from './codecs/jsquash-engine';
 import type { ImageEngine } from './engine';
+import { wasmEngine } from './wasm';
 
 /** The engine the pipeline uses: the one line to change when the engine is replaced. */
-export const engine: ImageEngine = jsquashEngine;
+export const engine: ImageEngine = wasmEngine;

@@ -16,7 +16,7 @@ export class EngineFailure extends Error {
  * pushes the output here, so neither file is copied whole into WASM memory.
  */
 export class HostIo {
-  private input = new Uint8Array(0);
+  private input: Uint8Array = new Uint8Array(0);
   private position = 0;
   private output = new Uint8Array(0);
   private length = 0;

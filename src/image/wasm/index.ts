@@ -1,7 +1,7 @@
 import engineWasm from '../../../codecs/dist/engine.wasm';
 import { createWasmEngine } from './wasm-engine';
 
-export { ENGINE_BUDGET_BYTES, estimatePeakBytes } from './memory-model';
+export { estimatePeakBytes } from './memory-model';
 export { createWasmEngine, type WasmEngine } from './wasm-engine';
 
 /** The engine on the committed module; wrangler imports a .wasm file as a compiled module. */

@@ -1,12 +1,7 @@
+import { ENGINE_BUDGET_BYTES } from '../../limits/memory';
 import type { ImageHeader, OutputSpec } from '../types';
 
 const MiB = 1024 * 1024;
-
-/**
- * What one image job may use: WASM memory plus the output buffer in JS. The isolate has
- * 128 MiB; the rest is left for the JS heap, the request body and the response.
- */
-export const ENGINE_BUDGET_BYTES = 96 * MiB;
 
 /** The module's static data, stack and allocator slack, measured after a small job. */
 const BASE_BYTES = 2 * MiB;
