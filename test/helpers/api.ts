@@ -4,6 +4,8 @@ import { hashKey } from '../../src/keys/hash-key';
 import type { PlanName } from '../../src/store/keys';
 import { insertKey } from '../../src/store/keys';
 
+export { fixture } from './fixtures';
+
 const BASE = 'http://api.test';
 
 /** Calls the Worker through its fetch handler, with real D1 and Durable Objects behind it. */
@@ -26,13 +28,6 @@ export async function createKey(plan: PlanName = 'free'): Promise<{ key: string;
     createdAt: new Date().toISOString(),
   });
   return { key, id };
-}
-
-/** Bytes of test/fixtures/<name>. */
-export async function fixture(name: string): Promise<Uint8Array> {
-  const response = await env.FIXTURES.fetch(`http://fixtures/${encodeURIComponent(name)}`);
-  if (!response.ok) throw new Error(await response.text());
-  return new Uint8Array(await response.arrayBuffer());
 }
 
 /** A multipart body with one file part and optional text fields. */

@@ -5,8 +5,7 @@ import { env } from 'cloudflare:workers';
  * folder through the FIXTURES service binding.
  */
 export async function fixture(name: string): Promise<Uint8Array> {
-  const { FIXTURES } = env as unknown as { FIXTURES: Fetcher };
-  const response = await FIXTURES.fetch(`http://fixtures/${encodeURIComponent(name).replaceAll('%2F', '/')}`);
+  const response = await env.FIXTURES.fetch(`http://fixtures/${encodeURIComponent(name).replaceAll('%2F', '/')}`);
   if (!response.ok) throw new Error(`fixture ${name}: ${await response.text()}`);
   return new Uint8Array(await response.arrayBuffer());
 }
