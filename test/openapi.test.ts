@@ -37,7 +37,8 @@ describe('OpenAPI document', () => {
   });
 
   it('describes multipart integers by their JSON rule, not as text', () => {
-    const multipart = document.components.schemas.CompressMultipartRequest.properties as Record<string, unknown>;
+    const { properties: multipart, required } = document.components.schemas.CompressMultipartRequest as { properties: Record<string, unknown>; required: string[] };
+    expect(required).toEqual(['file']);
     expect(multipart.quality).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 80 });
     expect(multipart.file).toMatchObject({ type: 'string', format: 'binary' });
   });

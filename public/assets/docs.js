@@ -10,13 +10,16 @@ function element(tag, props = {}, ...children) {
 
 /** The small part of Markdown the document uses: paragraphs and `code`. */
 function prose(markdown = '') {
-  return markdown.split(/\n\s*\n/).map((paragraph) => {
-    const p = element('p');
-    paragraph.replace(/\s*\n\s*/g, ' ').split(/(`[^`]+`)/).forEach((part) => {
-      p.append(part.startsWith('`') && part.endsWith('`') && part.length > 1 ? element('code', { textContent: part.slice(1, -1) }) : part);
-    });
-    return p;
+  return markdown.split(/\n\s*\n/).map((paragraph) => inline(paragraph, 'p'));
+}
+
+/** One paragraph's text with its `code` spans, in a <p> or (inside table cells) a <span>. */
+function inline(text, tag = 'span') {
+  const node = element(tag);
+  text.replace(/\s*\n\s*/g, ' ').split(/(`[^`]+`)/).forEach((part) => {
+    node.append(part.startsWith('`') && part.endsWith('`') && part.length > 1 ? element('code', { textContent: part.slice(1, -1) }) : part);
   });
+  return node;
 }
 
 function resolve(doc, schema) {
@@ -46,7 +49,7 @@ function fieldRows(doc, schema, prefix = '') {
     const field = resolve(doc, raw);
     const path = prefix + name;
     const required = (object.required ?? []).includes(name) ? 'yes' : 'no';
-    const row = [element('code', { textContent: path }), typeOf(field), required, rulesOf(field), field.description ?? ''];
+    const row = [element('code', { textContent: path }), typeOf(field), required, rulesOf(field), inline(field.description ?? '')];
     return field.type === 'object' ? [row, ...fieldRows(doc, field, `${path}.`)] : [row];
   });
 }
@@ -62,7 +65,7 @@ const fieldTable = (doc, schema) => table(['Field', 'Type', 'Required', 'Rules',
 function headerTable(doc, headers) {
   const rows = Object.entries(headers).map(([name, raw]) => {
     const header = resolve(doc, raw);
-    return [element('code', { textContent: name }), typeOf(header.schema ?? {}), ...prose(header.description)];
+    return [element('code', { textContent: name }), typeOf(header.schema ?? {}), inline(header.description ?? '')];
   });
   return table(['Header', 'Type', 'Meaning'], rows);
 }

@@ -118,7 +118,9 @@ every request counts, refused ones included, but a 429 does not. Files up to ${m
       headers: HEADERS,
       schemas: {
         CompressRequest: { ...toJsonSchema(compressJsonBody), description: 'One of `image` or `url` is required.' },
-        CompressMultipartRequest: toJsonSchema(compressMultipartBody),
+        // The zod schema leaves `file` optional so that every way of sending no image gets the same
+        // bad_request message from the route; for a client, a multipart request without it always fails.
+        CompressMultipartRequest: { ...toJsonSchema(compressMultipartBody), required: ['file'] },
         DemoMultipartRequest: toJsonSchema(demoMultipartBody),
         DemoJsonRequest: toJsonSchema(demoJsonBody),
         HealthResponse: toJsonSchema(healthResponse),
