@@ -45,6 +45,9 @@ async function compress(file) {
 
 async function handle({ file, card }) {
   if (file.size > DEMO_MAX_BYTES) return showError(card, describeError(413, null, file, DEMO_MAX_BYTES));
+  // A PDF or a text file cannot be an image: say so without spending a demo request. Anything the
+  // browser calls an image (or cannot name) goes to the server, which decides from the bytes.
+  if (file.type && !file.type.startsWith('image/')) return showError(card, describeError(400, { error: 'unsupported_image' }, file, DEMO_MAX_BYTES));
   if (blockedUntil && Date.now() < blockedUntil.time) return showError(card, blockedUntil.message);
   showWorking(card);
   try {

@@ -54,10 +54,17 @@ function fieldRows(doc, schema, prefix = '') {
   });
 }
 
+function withLabel(td, label) {
+  td.dataset.label = label;
+  return td;
+}
+
 function table(headings, rows) {
   const head = element('thead', {}, element('tr', {}, ...headings.map((h) => element('th', { scope: 'col', textContent: h }))));
-  const body = element('tbody', {}, ...rows.map((cells) => element('tr', {}, ...cells.map((c) => element('td', {}, c)))));
-  return element('div', { className: 'table-scroll' }, element('table', {}, head, body));
+  // data-label lets a phone show each row as a small card with its own headings (docs.css).
+  const cell = (content, i) => withLabel(element('td', {}, content), headings[i]);
+  const body = element('tbody', {}, ...rows.map((cells) => element('tr', {}, ...cells.map(cell))));
+  return element('div', { className: 'table-scroll' }, element('table', { className: 'stack' }, head, body));
 }
 
 const fieldTable = (doc, schema) => table(['Field', 'Type', 'Required', 'Rules', 'Description'], fieldRows(doc, schema));
