@@ -103,7 +103,6 @@ test('demo: the sixth request of the hour shows when the limit resets', async ()
   assert((await cards(page).nth(4).locator('.stats').count()) === 1, 'the fifth request should have succeeded');
   const quota = await page.locator('#quota').textContent();
   assert(quota.includes('left this hour: 0'), `quota: ${quota}`);
-  await mkdir(artifacts, { recursive: true });
   await page.screenshot({ path: `${artifacts}site-demo.png`, fullPage: true });
 });
 
@@ -173,16 +172,28 @@ test('no script errors or Content-Security-Policy violations on any page', async
   assert(problems.length === 0, problems.join('\n'));
 });
 
+async function cleanUp() {
+  await browser?.close();
+  await dev?.stop();
+}
+
+// Interrupted (Ctrl-C, a CI timeout): still stop wrangler dev and Chromium, which would outlive us.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => cleanUp().finally(() => process.exit(130)));
+}
+
 let result = { passed: 0, failed: 1 };
 try {
+  await mkdir(artifacts, { recursive: true });
   dev = await startWranglerDev({ cwd: root });
   browser = await launchChromium();
   result = await run();
+  // What the demo page looked like when something went wrong.
+  if (result.failed && page) await page.screenshot({ path: `${artifacts}site-failure.png`, fullPage: true }).catch(() => {});
 } catch (err) {
   console.log(`✗ setup\n    ${err?.stack ?? err}`);
 } finally {
-  await browser?.close();
-  await dev?.stop();
+  await cleanUp();
 }
 console.log(`${result.passed} passed, ${result.failed} failed`);
 process.exitCode = result.failed ? 1 : 0;
