@@ -1,8 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** The local state that `npm start`, the key command and the schema step all share. */
-export const LOCAL_STATE = '.wrangler/state';
+/**
+ * The local state that `npm start`, the key command and the schema step all share. SQUEEZE_STATE moves
+ * it, so that the load and restart scripts can run against a state of their own.
+ */
+export const LOCAL_STATE = process.env.SQUEEZE_STATE ?? '.wrangler/state';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const wranglerBin = fileURLToPath(new URL('../node_modules/wrangler/bin/wrangler.js', import.meta.url));
 // No telemetry or update checks: the machine may have no network at all.
@@ -18,7 +21,7 @@ export function runWrangler(args) {
   return result.stdout;
 }
 
-/** Starts wrangler attached to this terminal and forwards signals to it. */
+/** Starts wrangler attached to this terminal, forwards signals to it and exits with it. */
 export function startWrangler(args) {
   const child = spawn(process.execPath, [wranglerBin, ...args], { cwd: root, env, stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
