@@ -14,6 +14,7 @@ typedef struct encoder {
 typedef struct encode_options {
   int quality;      /* 1..100 */
   int progressive;  /* JPEG: progressive scans (costs a full-frame coefficient buffer) */
+  int own_webp_alpha; /* WebP: code alpha with webp-alpha.c (no 14 B/px lossless encoder) */
 } encode_options;
 
 /* What a first pass over the output rows found, so PNG can pick its smallest colour type. */

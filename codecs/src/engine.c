@@ -12,7 +12,8 @@
 enum format { FORMAT_JPEG = 0, FORMAT_PNG = 1, FORMAT_WEBP = 2 };
 enum flags {
   FLAG_PROGRESSIVE = 1, /* JPEG output: progressive scans */
-  FLAG_MITCHELL = 2     /* resample with Mitchell instead of Lanczos3 */
+  FLAG_MITCHELL = 2,    /* resample with Mitchell instead of Lanczos3 */
+  FLAG_OWN_WEBP_ALPHA = 4 /* WebP output: our alpha encoder, for images too big for libwebp's */
 };
 
 typedef struct {
@@ -64,7 +65,9 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
   job j = {.base = {.begin = begin, .want_w = out_w, .want_h = out_h},
            .out_format = out_format,
            .flags = flags,
-           .options = {.quality = quality, .progressive = flags & FLAG_PROGRESSIVE}};
+           .options = {.quality = quality,
+                       .progressive = flags & FLAG_PROGRESSIVE,
+                       .own_webp_alpha = flags & FLAG_OWN_WEBP_ALPHA}};
   png_stats stats;
   if (out_format == FORMAT_PNG) {
     /* PNG picks its colour type from the pixels: one pass to look, one to write. */

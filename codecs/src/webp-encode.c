@@ -3,6 +3,7 @@
 
 #include "encode.h"
 #include "host.h"
+#include "webp-alpha.h"
 #include "webp/encode.h"
 
 /* libwebp encodes from a whole YUV 4:2:0 picture (1.5 B/px, plus 1 B/px of alpha). Rows are
@@ -16,7 +17,56 @@ typedef struct {
   uint8_t *pair;  /* two rows as RGB or RGBA */
   int rows;       /* rows received */
   int quality;
+  int own_alpha;  /* code alpha with webp-alpha.c instead of libwebp's lossless encoder */
 } webp_encoder;
+
+/* Turns the simple lossy file WebPEncode writes (RIFF, VP8) into an extended one with our
+ * ALPH chunk: RIFF, VP8X, ALPH, VP8. Only the first 20 bytes are held back. */
+typedef struct {
+  const uint8_t *alph;
+  size_t alph_size;
+  int width, height;
+  uint8_t head[20];
+  size_t held;
+} alpha_wrapper;
+
+static void put_le(uint8_t *p, uint32_t v, int bytes) {
+  for (int i = 0; i < bytes; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void write_extended_head(const alpha_wrapper *w) {
+  uint32_t riff = (uint32_t)w->head[4] | (uint32_t)w->head[5] << 8 | (uint32_t)w->head[6] << 16 | (uint32_t)w->head[7] << 24;
+  size_t alph_padded = w->alph_size + (w->alph_size & 1);
+  uint8_t head[12 + 18 + 8];
+  memcpy(head, "RIFF", 4);
+  put_le(head + 4, riff + 18 + 8 + (uint32_t)alph_padded, 4);
+  memcpy(head + 8, "WEBPVP8X", 8);
+  put_le(head + 16, 10, 4);
+  head[20] = 0x10; /* alpha */
+  put_le(head + 21, 0, 3);
+  put_le(head + 24, (uint32_t)w->width - 1, 3);
+  put_le(head + 27, (uint32_t)w->height - 1, 3);
+  memcpy(head + 30, "ALPH", 4);
+  put_le(head + 34, (uint32_t)w->alph_size, 4);
+  host_output_write(head, sizeof(head));
+  host_output_write(w->alph, (int)w->alph_size);
+  if (w->alph_size & 1) host_output_write((const uint8_t *)"", 1);
+  host_output_write(w->head + 12, 8);
+}
+
+static int write_with_alpha(const uint8_t *data, size_t size, const WebPPicture *picture) {
+  alpha_wrapper *w = picture->custom_ptr;
+  while (size > 0 && w->held < sizeof(w->head)) {
+    w->head[w->held++] = *data++;
+    size--;
+    if (w->held == sizeof(w->head)) {
+      if (memcmp(w->head + 12, "VP8 ", 4) != 0) host_fail(FAIL_INTERNAL, "webp: unexpected encoder output");
+      write_extended_head(w);
+    }
+  }
+  if (size > 0) host_output_write(data, (int)size);
+  return 1;
+}
 
 static int write_output(const uint8_t *data, size_t size, const WebPPicture *picture) {
   (void)picture;
@@ -65,10 +115,24 @@ static void finish(encoder *self) {
   /* cwebp -q Q: method 4, alpha losslessly compressed; transparent areas flattened. */
   config.quality = (float)e->quality;
   e->picture.writer = write_output;
+  alpha_wrapper wrapper = {0};
+  if (e->own_alpha && WebPPictureHasTransparency(&e->picture)) {
+    WebPCleanupTransparentArea(&e->picture);
+    wrapper.alph = webp_encode_alpha(e->picture.a, e->picture.a_stride, e->picture.width, e->picture.height,
+                                     &wrapper.alph_size);
+    wrapper.width = e->picture.width;
+    wrapper.height = e->picture.height;
+    /* The planes are one allocation: dropping the alpha pointer frees nothing early. */
+    e->picture.a = NULL;
+    e->picture.colorspace = WEBP_YUV420;
+    e->picture.writer = write_with_alpha;
+    e->picture.custom_ptr = &wrapper;
+  }
   if (!WebPEncode(&config, &e->picture)) {
     host_fail(e->picture.error_code == VP8_ENC_ERROR_OUT_OF_MEMORY ? FAIL_MEMORY : FAIL_INTERNAL,
               "the WebP encoder failed");
   }
+  free((void *)wrapper.alph);
   WebPPictureFree(&e->picture);
   free(e);
 }
@@ -80,6 +144,7 @@ encoder *webp_encoder_new(int width, int height, int channels, const encode_opti
   e->channels = channels;
   e->alpha = channels_have_alpha(channels);
   e->quality = opt->quality;
+  e->own_alpha = opt->own_webp_alpha;
   if (!WebPPictureInit(&e->picture) || !WebPPictureInit(&e->strip))
     host_fail(FAIL_INTERNAL, "libwebp version mismatch");
   e->picture.width = width;

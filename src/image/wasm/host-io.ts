@@ -20,14 +20,17 @@ export class HostIo {
   private position = 0;
   private output = new Uint8Array(0);
   private length = 0;
+  /** Most bytes the output buffers held at once during the job (old and new while growing). */
+  peakOutputBytes = 0;
   exports?: EngineExports;
 
   /** `outputHint` sizes the first output buffer, so a good guess means no copy. */
   start(input: Uint8Array, outputHint: number): void {
     this.input = input;
     this.position = 0;
-    this.output = new Uint8Array(Math.max(4096, outputHint));
+    this.output = new Uint8Array(Math.max(4096, Math.ceil(outputHint)));
     this.length = 0;
+    this.peakOutputBytes = this.output.length;
   }
 
   /** The output, trimmed: a view when the buffer is well used, otherwise a copy. */
@@ -80,6 +83,7 @@ export class HostIo {
     if (this.length + bytes.length > this.output.length) {
       const grown = new Uint8Array(Math.max(this.length + bytes.length, Math.ceil(this.output.length * 1.5)));
       grown.set(this.output.subarray(0, this.length));
+      this.peakOutputBytes = Math.max(this.peakOutputBytes, this.output.length + grown.length);
       this.output = grown;
     }
     this.output.set(bytes, this.length);

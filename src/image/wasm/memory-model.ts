@@ -21,8 +21,13 @@ const COST = {
   /** libwebp encodes from a YUV 4:2:0 picture and keeps per-macroblock state. */
   webpEncodePerPixel: 2.3,
   webpAlphaPlanePerPixel: 1,
-  /** libwebp 1.2.4 compresses the alpha plane with its lossless encoder: ARGB copy, hash chain. */
-  webpAlphaEncodePerPixel: 14,
+  /**
+   * libwebp 1.2.4 compresses the alpha plane with its lossless encoder: ARGB copy, hash chain,
+   * backward references; 14 B/px in memory-and-codecs.md, up to 21 B/px measured here.
+   */
+  webpAlphaEncodePerPixel: 21,
+  /** codecs/src/webp-alpha.c codes the plane in place; only its output is extra. */
+  ownWebpAlphaEncodePerPixel: 0.25,
   /** Row buffers of the decoders, resampler and encoders, per pixel of width. */
   rowBytesPerColumn: 256,
 };
@@ -34,7 +39,7 @@ export function expectedOutputBytes(header: ImageHeader, out: OutputSpec): numbe
     case 'jpeg':
       return pixels * (out.quality > 85 ? 0.8 : 0.35);
     case 'webp':
-      return pixels * (header.hasAlpha ? 0.6 : 0.3) * (out.quality > 85 ? 2 : 1);
+      return pixels * (header.hasAlpha ? 0.3 : 0.25) * (out.quality > 85 ? 2 : 1);
     case 'png':
       return pixels * (header.grey ? 1 : 3) * (header.hasAlpha ? 4 / 3 : 1) * 0.5;
   }
@@ -66,36 +71,46 @@ function decodeBytes(header: ImageHeader): number {
   }
 }
 
-/** Whether the JPEG encoder writes progressive scans (smaller files, 3 B/px of output). */
-export function usesProgressiveJpeg(header: ImageHeader, out: OutputSpec): boolean {
-  return out.format === 'jpeg' && peakWith(header, out, true) <= ENGINE_BUDGET_BYTES;
+/** How the encoder is set up for a job; each choice trades memory for smaller files. */
+export interface EncoderPlan {
+  /** JPEG: progressive scans (smaller files, 3 B/px of output) rather than baseline. */
+  progressive: boolean;
+  /** WebP with alpha: our in-place alpha coder rather than libwebp's 14 B/px lossless one. */
+  ownWebpAlpha: boolean;
 }
 
-function encodeBytes(header: ImageHeader, out: OutputSpec, progressive: boolean): number {
+/** The plan with the smallest files that fits the budget (or the leanest when none does). */
+export function planEncoder(header: ImageHeader, out: OutputSpec): EncoderPlan {
+  const best = { progressive: out.format === 'jpeg', ownWebpAlpha: false };
+  if (peakWith(header, out, best) <= ENGINE_BUDGET_BYTES) return best;
+  return { progressive: false, ownWebpAlpha: out.format === 'webp' && header.hasAlpha };
+}
+
+function encodeBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   const pixels = out.width * out.height;
   switch (out.format) {
     case 'jpeg':
-      return progressive ? (out.width + 16) * (out.height + 16) * (header.grey ? 1 : 1.5) * COST.coefficientBytes : 0;
+      return plan.progressive ? (out.width + 16) * (out.height + 16) * (header.grey ? 1 : 1.5) * COST.coefficientBytes : 0;
     case 'png':
       return 0;
     case 'webp': {
       if (!header.hasAlpha) return pixels * COST.webpEncodePerPixel;
-      return pixels * (COST.webpEncodePerPixel + COST.webpAlphaPlanePerPixel + COST.webpAlphaEncodePerPixel);
+      const alpha = plan.ownWebpAlpha ? COST.ownWebpAlphaEncodePerPixel : COST.webpAlphaEncodePerPixel;
+      return pixels * (COST.webpEncodePerPixel + COST.webpAlphaPlanePerPixel + alpha);
     }
   }
 }
 
-function peakWith(header: ImageHeader, out: OutputSpec, progressive: boolean): number {
+function peakWith(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   const rows = Math.max(header.width, out.width) * COST.rowBytesPerColumn;
-  const wasm = BASE_BYTES + rows + decodeBytes(header) + encodeBytes(header, out, progressive);
+  const wasm = BASE_BYTES + rows + decodeBytes(header) + encodeBytes(header, out, plan);
   return wasm + expectedOutputBytes(header, out);
 }
 
 /**
- * Peak bytes of a job, from the header alone. JPEG output falls back to baseline scans
- * when progressive ones would not fit, so its estimate is the smaller of the two.
+ * Peak bytes of a job, from the header alone, with the encoder plan the engine will use:
+ * when the smallest files would not fit, the leaner plan's estimate is the one that counts.
  */
 export function estimatePeakBytes(header: ImageHeader, out: OutputSpec): number {
-  const progressive = usesProgressiveJpeg(header, out);
-  return Math.ceil(peakWith(header, out, progressive));
+  return Math.ceil(peakWith(header, out, planEncoder(header, out)));
 }

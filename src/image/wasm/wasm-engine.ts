@@ -1,14 +1,16 @@
 import { ApiError } from '../../errors/api-error';
 import type { ImageEngine } from '../engine';
 import type { ImageHeader, OutputSpec } from '../types';
-import { FAIL_MEMORY, FAIL_UNSUPPORTED, FLAG_PROGRESSIVE, FORMAT_CODES, type EngineExports } from './abi';
+import { FAIL_MEMORY, FAIL_UNSUPPORTED, FLAG_OWN_WEBP_ALPHA, FLAG_PROGRESSIVE, FORMAT_CODES, type EngineExports } from './abi';
 import { EngineFailure, HostIo } from './host-io';
-import { estimatePeakBytes, expectedOutputBytes, usesProgressiveJpeg } from './memory-model';
+import { estimatePeakBytes, expectedOutputBytes, planEncoder } from './memory-model';
 
 /** An ImageEngine on codecs/dist/engine.wasm, with what tests and the bench need to look inside. */
 export interface WasmEngine extends ImageEngine {
   /** WASM memory of the live instance: its high-water mark, since memory never shrinks. */
   memoryBytes(): number;
+  /** What the last successful job used: WASM memory after it and the most output buffer bytes. */
+  lastJob(): { wasmBytes: number; outputBufferBytes: number };
   /** Drops the instance, as after an error; the next job makes a fresh one. */
   reset(): void;
 }
@@ -20,6 +22,7 @@ export interface WasmEngine extends ImageEngine {
  */
 export function createWasmEngine(module: WebAssembly.Module): WasmEngine {
   let live: { exports: EngineExports; io: HostIo } | undefined;
+  let last = { wasmBytes: 0, outputBufferBytes: 0 };
 
   function instance(): { exports: EngineExports; io: HostIo } {
     if (!live) {
@@ -34,7 +37,7 @@ export function createWasmEngine(module: WebAssembly.Module): WasmEngine {
   function outputHint(input: Uint8Array, header: ImageHeader, out: OutputSpec): number {
     const expected = expectedOutputBytes(header, out);
     // A lossless re-encode is usually about as large as its input.
-    return header.format === out.format && out.format === 'png' ? Math.max(expected, input.length) : expected;
+    return header.format === 'png' && out.format === 'png' ? input.length * 1.1 : expected;
   }
 
   return {
@@ -42,10 +45,12 @@ export function createWasmEngine(module: WebAssembly.Module): WasmEngine {
 
     async transcode(input, header, out) {
       const { exports, io } = instance();
-      const flags = usesProgressiveJpeg(header, out) ? FLAG_PROGRESSIVE : 0;
+      const plan = planEncoder(header, out);
+      const flags = (plan.progressive ? FLAG_PROGRESSIVE : 0) | (plan.ownWebpAlpha ? FLAG_OWN_WEBP_ALPHA : 0);
       io.start(input, outputHint(input, header, out));
       try {
         exports.transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], out.quality, out.width, out.height, flags);
+        last = { wasmBytes: exports.memory.buffer.byteLength, outputBufferBytes: io.peakOutputBytes };
         return io.finish();
       } catch (error) {
         live = undefined;
@@ -62,6 +67,7 @@ export function createWasmEngine(module: WebAssembly.Module): WasmEngine {
     },
 
     memoryBytes: () => live?.exports.memory.buffer.byteLength ?? 0,
+    lastJob: () => last,
     reset() {
       live = undefined;
     },
