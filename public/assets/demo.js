@@ -77,6 +77,13 @@ function enqueue(files) {
   drain();
 }
 
+// Chromium opens a focused file input on Space only; Enter is what most people try first.
+input.addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter') return;
+  event.preventDefault();
+  input.click();
+});
+
 input.addEventListener('change', () => {
   enqueue([...input.files]);
   input.value = '';

@@ -37,6 +37,20 @@ async function newPage(browser, options = {}) {
 
 const cards = (page) => page.locator('#results .card');
 
+/** Drag and drop as the page sees it: dragenter, dragover and drop events carrying a File. */
+async function dropFile(page, selector, bytes, name) {
+  const transfer = await page.evaluateHandle(
+    ([base64, fileName]) => {
+      const data = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([data], fileName, { type: 'image/png' }));
+      return dt;
+    },
+    [bytes.toString('base64'), name],
+  );
+  for (const type of ['dragenter', 'dragover', 'drop']) await page.dispatchEvent(selector, type, { dataTransfer: transfer });
+}
+
 let dev;
 let browser;
 let page;
@@ -106,8 +120,11 @@ test('demo: the sixth request of the hour shows when the limit resets', async ()
   await page.screenshot({ path: `${artifacts}site-demo.png`, fullPage: true });
 });
 
-test('keyboard: Tab reaches the file picker and the arrows move the comparison slider', async () => {
+test('keyboard: Tab and Enter open the file picker, and the arrows move the comparison slider', async () => {
   const fresh = await newPage(browser);
+  // Listening before the page loads: Playwright turns on file-chooser interception asynchronously.
+  const chooserOpened = fresh.waitForEvent('filechooser', WAIT);
+  chooserOpened.catch(() => {}); // awaited below; a failure before that must not crash the run
   await fresh.goto(dev.url);
   let focused = null;
   for (let i = 0; i < 10 && focused !== 'files'; i++) {
@@ -117,6 +134,11 @@ test('keyboard: Tab reaches the file picker and the arrows move the comparison s
   assert(focused === 'files', 'Tab never reached the file input');
   const outline = await fresh.locator('#dropzone').evaluate((el) => getComputedStyle(el).outlineStyle);
   assert(outline === 'solid', `the drop zone shows no focus (outline ${outline})`);
+  await fresh.keyboard.press('Enter');
+  const chooser = await chooserOpened;
+  assert(chooser.isMultiple(), 'the file picker should take several files');
+  await chooser.setFiles(photo);
+  await cards(fresh).first().locator('.stats').waitFor(WAIT);
   await fresh.context().close();
 
   const slider = cards(page).first().locator('input[type=range]');
@@ -127,7 +149,7 @@ test('keyboard: Tab reaches the file picker and the arrows move the comparison s
   assert((await slider.getAttribute('aria-valuetext')).startsWith('55% original'), 'slider value not announced');
 });
 
-test('phone: 375 px wide, nothing scrolls sideways and a result fits', async () => {
+test('phone: 375 px wide, nothing scrolls sideways, and a dropped file gives a result that fits', async () => {
   const phone = await newPage(browser, { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   for (const path of ['/docs', '/getting-started', '/']) {
     await phone.goto(dev.url + path);
@@ -135,7 +157,7 @@ test('phone: 375 px wide, nothing scrolls sideways and a result fits', async () 
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert(overflow <= 0, `${path} is ${overflow} px wider than the screen`);
   }
-  await phone.setInputFiles('#files', photo);
+  await dropFile(phone, '#dropzone', await readFile(photo), 'chelsea.png');
   await cards(phone).first().locator('.stats').waitFor(WAIT);
   const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 0, `the result is ${overflow} px wider than the screen`);
