@@ -112,8 +112,11 @@ static void finish(encoder *self) {
   e->pair = NULL;
   WebPConfig config;
   if (!WebPConfigInit(&config)) host_fail(FAIL_INTERNAL, "libwebp version mismatch");
-  /* cwebp -q Q: method 4, alpha losslessly compressed; transparent areas flattened. */
+  /* cwebp -q Q -low_memory: method 4, alpha losslessly compressed, transparent areas
+   * flattened. Without low_memory libwebp records every token of the image before writing,
+   * which grows with the entropy of the picture (8 B/px on noise) and defeats the model. */
   config.quality = (float)e->quality;
+  config.low_memory = 1;
   e->picture.writer = write_output;
   alpha_wrapper wrapper = {0};
   if (e->own_alpha && WebPPictureHasTransparency(&e->picture)) {

@@ -36,8 +36,9 @@ export function createWasmEngine(module: WebAssembly.Module): WasmEngine {
 
   function outputHint(input: Uint8Array, header: ImageHeader, out: OutputSpec): number {
     const expected = expectedOutputBytes(header, out);
-    // A lossless re-encode is usually about as large as its input.
-    return header.format === 'png' && out.format === 'png' ? input.length * 1.1 : expected;
+    if (header.format !== 'png' || out.format !== 'png') return expected;
+    // A lossless re-encode is usually about as large as its input, per pixel kept.
+    return (input.length * 1.1 * out.width * out.height) / (header.width * header.height);
   }
 
   return {

@@ -1,0 +1,74 @@
+import { crc32 } from '../../src/image/header/crc32';
+
+/**
+ * An uncompressed (stored-deflate) 8-bit PNG of any size, made in the test so no large file
+ * is committed. The pixels are a gradient with a little hashed noise, like a photo's grain.
+ */
+export function syntheticPng(width: number, height: number, alpha: boolean): Uint8Array {
+  const channels = alpha ? 4 : 3;
+  const stride = width * channels + 1;
+  const raw = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const p = y * stride + 1 + x * channels;
+      const noise = (Math.imul(x * 73856093 ^ y * 19349663, 2654435761) >>> 27) - 16;
+      raw[p] = (x * 255) / width + noise;
+      raw[p + 1] = (y * 255) / height + noise;
+      raw[p + 2] = ((x + y) * 127) / (width + height) + noise;
+      if (alpha) raw[p + 3] = (x * 255) / width;
+    }
+  }
+  return png(width, height, alpha ? 6 : 2, zlibStored(raw));
+}
+
+function zlibStored(data: Uint8Array): Uint8Array {
+  const blocks = Math.max(1, Math.ceil(data.length / 65535));
+  const out = new Uint8Array(2 + data.length + blocks * 5 + 4);
+  out.set([0x78, 0x01]);
+  let at = 2;
+  for (let i = 0; i < blocks; i++) {
+    const chunk = data.subarray(i * 65535, (i + 1) * 65535);
+    out[at] = i === blocks - 1 ? 1 : 0;
+    out[at + 1] = chunk.length & 0xff;
+    out[at + 2] = chunk.length >> 8;
+    out[at + 3] = ~chunk.length & 0xff;
+    out[at + 4] = (~chunk.length >> 8) & 0xff;
+    out.set(chunk, at + 5);
+    at += 5 + chunk.length;
+  }
+  let a = 1;
+  let b = 0;
+  for (let i = 0; i < data.length; i++) {
+    a = (a + data[i]!) % 65521;
+    b = (b + a) % 65521;
+  }
+  new DataView(out.buffer).setUint32(at, ((b << 16) | a) >>> 0);
+  return out;
+}
+
+function png(width: number, height: number, colourType: number, idat: Uint8Array): Uint8Array {
+  const ihdr = new Uint8Array(13);
+  const view = new DataView(ihdr.buffer);
+  view.setUint32(0, width);
+  view.setUint32(4, height);
+  ihdr.set([8, colourType, 0, 0, 0], 8);
+  const chunks = [chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))];
+  const out = new Uint8Array(8 + chunks.reduce((n, c) => n + c.length, 0));
+  out.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  let at = 8;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+function chunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.length);
+  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+  out.set(data, 8);
+  view.setUint32(8 + data.length, crc32(out, 4, 8 + data.length));
+  return out;
+}
