@@ -9,5 +9,6 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export function launchChromium() {
-  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  // The test's own signal handler closes the browser and then wrangler dev; Playwright's would exit first.
+  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
 }

@@ -8,7 +8,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { launchChromium } from './browser.mjs';
 import { assert, run, test } from './harness.mjs';
 import { decodeInPage, formatOf } from './image-check.mjs';
-import { startWranglerDev } from './wrangler-dev.mjs';
+import { startWranglerDev, stopAllWranglerDev } from './wrangler-dev.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const artifacts = `${root}test-results/`;
@@ -194,9 +194,14 @@ test('no script errors or Content-Security-Policy violations on any page', async
   assert(problems.length === 0, problems.join('\n'));
 });
 
-async function cleanUp() {
-  await browser?.close();
-  await dev?.stop();
+let cleaning;
+/** Once only, even when a signal and the normal end race; a browser that is already gone is fine. */
+function cleanUp() {
+  cleaning ??= (async () => {
+    await browser?.close().catch(() => {});
+    await stopAllWranglerDev();
+  })();
+  return cleaning;
 }
 
 // Interrupted (Ctrl-C, a CI timeout): still stop wrangler dev and Chromium, which would outlive us.

@@ -44,22 +44,23 @@ async function waitForHealth(url, child, output, timeoutMs) {
   throw new Error(`wrangler dev did not answer /health within ${timeoutMs} ms:\n${output.join('')}`);
 }
 
+/** Every server started and not yet stopped, so an interrupted run can end them even mid-start. */
+const running = new Set();
+
+export function stopAllWranglerDev() {
+  return Promise.all([...running].map((stop) => stop()));
+}
+
 /** A running `wrangler dev` on 127.0.0.1; `stop()` ends it and removes its state. */
 export async function startWranglerDev({ cwd, preferredPort = 8799, timeoutMs = 90_000 }) {
   const state = await mkdtemp(join(tmpdir(), 'site-e2e-state-'));
-  await promisify(execFile)(process.execPath, [wranglerBin, 'd1', 'execute', 'DB', '--local', '--persist-to', state, '--file', 'schema.sql'], { cwd, env });
-
-  const port = await freePort(preferredPort);
-  const inspectorPort = await freePort();
-  const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false'];
-  // Its own process group, so stopping it also ends workerd, which wrangler starts as a child.
-  const child = spawn(process.execPath, [wranglerBin, ...args], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = [];
-  child.stdout.on('data', (d) => output.push(String(d)));
-  child.stderr.on('data', (d) => output.push(String(d)));
-
+  let child;
+  let stopped = false;
   const stop = async () => {
-    if (child.exitCode === null) {
+    stopped = true;
+    running.delete(stop);
+    if (child && child.exitCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       process.kill(-child.pid, 'SIGTERM');
       const timer = setTimeout(() => child.exitCode === null && process.kill(-child.pid, 'SIGKILL'), 5_000);
@@ -68,13 +69,23 @@ export async function startWranglerDev({ cwd, preferredPort = 8799, timeoutMs = 
     }
     await rm(state, { recursive: true, force: true });
   };
+  running.add(stop);
 
-  const url = `http://127.0.0.1:${port}`;
   try {
+    await promisify(execFile)(process.execPath, [wranglerBin, 'd1', 'execute', 'DB', '--local', '--persist-to', state, '--file', 'schema.sql'], { cwd, env });
+    const port = await freePort(preferredPort);
+    const inspectorPort = await freePort();
+    if (stopped) throw new Error('stopped while starting');
+    const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false'];
+    // Its own process group, so stopping it also ends workerd, which wrangler starts as a child.
+    child = spawn(process.execPath, [wranglerBin, ...args], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d) => output.push(String(d)));
+    child.stderr.on('data', (d) => output.push(String(d)));
+    const url = `http://127.0.0.1:${port}`;
     await waitForHealth(url, child, output, timeoutMs);
+    return { url, output, stop };
   } catch (err) {
     await stop();
     throw err;
   }
-  return { url, output, stop };
 }
