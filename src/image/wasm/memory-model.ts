@@ -15,8 +15,11 @@ const COST = {
   coefficientBytes: 2,
   /** Adam7 PNG is assembled as a full RGBA8 frame before its rows can flow. */
   interlacedPngPerPixel: 4,
-  /** libwebp decodes into a full frame (RGB or RGBA); VP8L also keeps an ARGB copy. */
-  webpLossyDecodePerPixel: 0.5,
+  /** The compressed WebP is copied in whole; a lossy one is rarely over 1 B/px. */
+  webpInputPerPixel: 1,
+  /** Lossy WebP streams rows, but libwebp decodes an ALPH chunk into a whole plane. */
+  webpLossyAlphaPerPixel: 1,
+  /** VP8L keeps the whole ARGB image, and is decoded into a full RGB(A) frame. */
   webpLosslessDecodePerPixel: 4,
   /** libwebp encodes from a YUV 4:2:0 picture and keeps per-macroblock state. */
   webpEncodePerPixel: 2.3,
@@ -63,10 +66,9 @@ function decodeBytes(header: ImageHeader): number {
     case 'png':
       return header.interlaced ? pixels * COST.interlacedPngPerPixel : 0;
     case 'webp': {
-      const frame = pixels * (header.hasAlpha ? 4 : 3);
-      const codec = header.lossless ? COST.webpLosslessDecodePerPixel : COST.webpLossyDecodePerPixel;
-      // The compressed input is copied in whole; a lossy WebP is rarely over 1 B/px.
-      return frame + pixels * codec + pixels;
+      const input = pixels * COST.webpInputPerPixel;
+      if (header.lossless) return input + pixels * (COST.webpLosslessDecodePerPixel + (header.hasAlpha ? 4 : 3));
+      return input + (header.hasAlpha ? pixels * COST.webpLossyAlphaPerPixel : 0);
     }
   }
 }
