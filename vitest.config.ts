@@ -4,6 +4,8 @@ import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
 const root = import.meta.dirname;
+/** SUITE=soak or SUITE=fuzz runs test/<suite>/*.<suite>.ts instead of the fast suite of `npm test`. */
+const suite = process.env.SUITE;
 
 export default defineConfig({
   plugins: [
@@ -27,8 +29,8 @@ export default defineConfig({
     }),
   ],
   test: {
-    include: ['test/**/*.test.ts'],
+    include: suite ? [`test/${suite}/**/*.${suite}.ts`] : ['test/**/*.test.ts'],
     setupFiles: ['./test/helpers/setup.ts'],
-    testTimeout: 30_000,
+    testTimeout: suite ? 900_000 : 30_000,
   },
 });
