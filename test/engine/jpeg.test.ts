@@ -6,7 +6,7 @@ import { freshEngine, transcodeFixture } from './helpers';
 const engine = freshEngine();
 
 describe('wasm engine: JPEG', () => {
-  it('re-encodes testorig.jpg at q80 byte for byte as `djpeg | cjpeg -quality 80 -progressive`', async () => {
+  it('re-encodes testorig.jpg at q80 byte for byte as `djpeg | cjpeg -quality 80 -qtables robidoux-qtables.txt -qslots 0,1,1 -progressive`', async () => {
     const out = await transcodeFixture(engine, 'testorig.jpg', { format: 'jpeg', quality: 80 });
     expect(out).toEqual(await fixture('engine/golden-testorig-q80.jpg'));
   });
