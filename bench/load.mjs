@@ -8,14 +8,15 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDevServer } from './dev-server.mjs';
+import { startWranglerDev } from '../scripts/dev-server.mjs';
+import { treeCpuMs } from './process-cpu.mjs';
 
 const REQUESTS = Number(process.env.LOAD_REQUESTS ?? 1500);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 8);
 const MAX_SECONDS = Number(process.env.LOAD_MAX_SECONDS ?? 300);
-const PORT = Number(process.env.LOAD_PORT ?? 8788);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const state = mkdtempSync(join(tmpdir(), 'squeeze-load-'));
+// The key command acts on the state named here, the server's.
 process.env.SQUEEZE_STATE = state;
 const { runWrangler, d1Target } = await import('../scripts/wrangler.mjs');
 
@@ -76,7 +77,8 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-const server = await startDevServer({ port: PORT, state });
+const server = await startWranglerDev({ state, preferredPort: 8788 });
+const serverCpuMs = () => treeCpuMs(server.pid);
 try {
   const keys = { business: [createKey('business'), createKey('business'), createKey('business')], free: createKey('free') };
   const set = images();
@@ -88,10 +90,10 @@ try {
   let next = 0;
   let imagesDone = 0;
 
-  const cpuBefore = server.cpuMs();
+  const cpuBefore = serverCpuMs();
   const started = Date.now();
   const result = await autocannon({
-    url: server.base,
+    url: server.url,
     connections: CONNECTIONS,
     amount: REQUESTS,
     duration: MAX_SECONDS,
@@ -131,9 +133,9 @@ try {
     ],
   });
   const seconds = (Date.now() - started) / 1000;
-  const cpuMs = server.cpuMs() - cpuBefore;
+  const cpuMs = serverCpuMs() - cpuBefore;
 
-  const rows = JSON.parse(runWrangler(['d1', 'execute', 'DB', ...d1Target(false), '--json', '--command',
+  const rows = JSON.parse(runWrangler(['d1', 'execute', 'DB', ...d1Target(false, state), '--json', '--command',
     'SELECT k.prefix, u.requests, u.bytes_in, u.bytes_out FROM monthly_usage u JOIN api_keys k ON k.id = u.key_id']));
   const inD1 = new Map(rows[0].results.map((r) => [r.prefix, r]));
   for (const [key, sums] of reported) {

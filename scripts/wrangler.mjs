@@ -7,13 +7,13 @@ import { fileURLToPath } from 'node:url';
  */
 export const LOCAL_STATE = process.env.SQUEEZE_STATE ?? '.wrangler/state';
 const root = fileURLToPath(new URL('..', import.meta.url));
-const wranglerBin = fileURLToPath(new URL('../node_modules/wrangler/bin/wrangler.js', import.meta.url));
+export const wranglerBin = fileURLToPath(new URL('../node_modules/wrangler/bin/wrangler.js', import.meta.url));
 // No telemetry or update checks: the machine may have no network at all.
-const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: process.env.CI ?? '1' };
+export const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: process.env.CI ?? '1', NO_COLOR: '1' };
 
 /** Runs wrangler with the project's Node (22, from the `node` devDependency) and captures its output. */
 export function runWrangler(args) {
-  const result = spawnSync(process.execPath, [wranglerBin, ...args], { cwd: root, env, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [wranglerBin, ...args], { cwd: root, env: wranglerEnv, encoding: 'utf8' });
   if (result.status !== 0) {
     process.stderr.write(result.stdout + result.stderr);
     throw new Error(`wrangler ${args.join(' ')} failed with exit code ${result.status}`);
@@ -23,17 +23,17 @@ export function runWrangler(args) {
 
 /** Starts wrangler attached to this terminal, forwards signals to it and exits with it. */
 export function startWrangler(args) {
-  const child = spawn(process.execPath, [wranglerBin, ...args], { cwd: root, env, stdio: 'inherit' });
+  const child = spawn(process.execPath, [wranglerBin, ...args], { cwd: root, env: wranglerEnv, stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code) => process.exit(code ?? 0));
 }
 
-/** Where D1 commands act: the local state by default, the deployed database with --remote. */
-export function d1Target(remote) {
-  return remote ? ['--remote'] : ['--local', '--persist-to', LOCAL_STATE];
+/** Where D1 commands act: a local state (the shared one by default), or the deployed database with --remote. */
+export function d1Target(remote, state = LOCAL_STATE) {
+  return remote ? ['--remote'] : ['--local', '--persist-to', state];
 }
 
 /** Applies schema.sql (idempotent) to the chosen D1. */
-export function applySchema(remote = false) {
-  runWrangler(['d1', 'execute', 'DB', ...d1Target(remote), '--file', 'schema.sql']);
+export function applySchema(remote = false, state = LOCAL_STATE) {
+  runWrangler(['d1', 'execute', 'DB', ...d1Target(remote, state), '--file', 'schema.sql']);
 }

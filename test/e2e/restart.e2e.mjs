@@ -5,11 +5,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDevServer } from '../../bench/dev-server.mjs';
+import { startWranglerDev } from '../../scripts/dev-server.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const state = mkdtempSync(join(tmpdir(), 'squeeze-restart-'));
-const port = Number(process.env.RESTART_PORT ?? 8791);
 const png = readFileSync(join(root, 'test/fixtures/api/chelsea.png'));
 const ip = '198.51.100.200';
 let passed = 0;
@@ -28,28 +27,28 @@ function upload(field) {
 }
 
 try {
-  let server = await startDevServer({ port, state });
+  let server = await startWranglerDev({ state, preferredPort: 8791 });
   const out = execFileSync(process.execPath, [join(root, 'scripts/key.mjs'), 'create', '--plan', 'free'], {
     env: { ...process.env, SQUEEZE_STATE: state },
     encoding: 'utf8',
   });
   const key = out.trim().split('\n').at(-1);
-  const compressed = await fetch(`${server.base}/v1/compress`, { method: 'POST', headers: { 'X-API-Key': key }, body: upload('file') });
+  const compressed = await fetch(`${server.url}/v1/compress`, { method: 'POST', headers: { 'X-API-Key': key }, body: upload('file') });
   check('a compression before the restart', compressed.status === 200, String(compressed.status));
   const size = Number(compressed.headers.get('X-Compressed-Size'));
   for (let i = 0; i < 5; i++) {
-    await (await fetch(`${server.base}/v1/demo-compress`, { method: 'POST', headers: { 'CF-Connecting-IP': ip }, body: upload('image') })).arrayBuffer();
+    await (await fetch(`${server.url}/v1/demo-compress`, { method: 'POST', headers: { 'CF-Connecting-IP': ip }, body: upload('image') })).arrayBuffer();
   }
   await server.stop();
 
-  server = await startDevServer({ port, state });
+  server = await startWranglerDev({ state, preferredPort: 8791 });
   try {
-    const usage = await fetch(`${server.base}/v1/usage`, { headers: { 'X-API-Key': key } });
+    const usage = await fetch(`${server.url}/v1/usage`, { headers: { 'X-API-Key': key } });
     check('the key still works after the restart', usage.status === 200, String(usage.status));
     const body = await usage.json();
     check('usage survived', body.usage?.current === 1 && body.totals?.bytesIn === png.length && body.totals?.bytesOut === size, JSON.stringify(body));
     check('the per-minute window survived (2 of 60 used)', usage.headers.get('RateLimit-Remaining') === '58', usage.headers.get('RateLimit-Remaining'));
-    const demo = await fetch(`${server.base}/v1/demo-compress`, { method: 'POST', headers: { 'CF-Connecting-IP': ip }, body: upload('image') });
+    const demo = await fetch(`${server.url}/v1/demo-compress`, { method: 'POST', headers: { 'CF-Connecting-IP': ip }, body: upload('image') });
     check('the demo window survived (6th request in the hour is 429)', demo.status === 429, String(demo.status));
   } finally {
     await server.stop();

@@ -8,7 +8,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { launchChromium } from './browser.mjs';
 import { assert, run, test } from './harness.mjs';
 import { decodeInPage, formatOf } from './image-check.mjs';
-import { startWranglerDev, stopAllWranglerDev } from './wrangler-dev.mjs';
+import { startWranglerDev, stopAllWranglerDev } from '../../scripts/dev-server.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const artifacts = `${root}test-results/`;
@@ -212,7 +212,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 let result = { passed: 0, failed: 1 };
 try {
   await mkdir(artifacts, { recursive: true });
-  dev = await startWranglerDev({ cwd: root });
+  dev = await startWranglerDev();
   browser = await launchChromium();
   result = await run();
   // What the demo page looked like when something went wrong.

@@ -1,16 +1,14 @@
-// Starts `wrangler dev` on a fresh local state (schema applied first) and stops it again.
-import { spawn, execFile } from 'node:child_process';
+// Starts `wrangler dev` for the browser, load and restart scripts: on loopback, free ports, a local state
+// of its own (schema applied first), and stops it again, workerd included.
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { applySchema, wranglerBin, wranglerEnv } from './wrangler.mjs';
 
-// The package's exports hide its bin script, so it is found by path.
-const wranglerBin = fileURLToPath(new URL('../../node_modules/wrangler/bin/wrangler.js', import.meta.url));
-// CI=1: no prompts. Wrangler is run on this Node (22, from node_modules), not on whatever `node` is on PATH.
-const env = { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' };
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 function portIsFree(port) {
   return new Promise((resolve) => {
@@ -51,9 +49,12 @@ export function stopAllWranglerDev() {
   return Promise.all([...running].map((stop) => stop()));
 }
 
-/** A running `wrangler dev` on 127.0.0.1; `stop()` ends it and removes its state. */
-export async function startWranglerDev({ cwd, preferredPort = 8799, timeoutMs = 90_000 }) {
-  const state = await mkdtemp(join(tmpdir(), 'site-e2e-state-'));
+/**
+ * A running `wrangler dev` on 127.0.0.1; `stop()` ends it. Without `state` it gets a fresh one that
+ * `stop()` removes; a given `state` is the caller's and is kept (the restart test starts twice on one).
+ */
+export async function startWranglerDev({ state: givenState, preferredPort = 8799, timeoutMs = 90_000 } = {}) {
+  const state = givenState ?? (await mkdtemp(join(tmpdir(), 'squeeze-dev-state-')));
   const output = [];
   let child;
   let stopped = false;
@@ -67,23 +68,23 @@ export async function startWranglerDev({ cwd, preferredPort = 8799, timeoutMs = 
       await exited;
       clearTimeout(timer);
     }
-    await rm(state, { recursive: true, force: true });
+    if (!givenState) await rm(state, { recursive: true, force: true });
   };
   running.add(stop);
 
   try {
-    await promisify(execFile)(process.execPath, [wranglerBin, 'd1', 'execute', 'DB', '--local', '--persist-to', state, '--file', 'schema.sql'], { cwd, env });
+    applySchema(false, state);
     const port = await freePort(preferredPort);
     const inspectorPort = await freePort();
     if (stopped) throw new Error('stopped while starting');
     const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false'];
     // Its own process group, so stopping it also ends workerd, which wrangler starts as a child.
-    child = spawn(process.execPath, [wranglerBin, ...args], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [wranglerBin, ...args], { cwd: root, env: wranglerEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => output.push(String(d)));
     child.stderr.on('data', (d) => output.push(String(d)));
     const url = `http://127.0.0.1:${port}`;
     await waitForHealth(url, child, output, timeoutMs);
-    return { url, output, stop };
+    return { url, output, stop, state, pid: child.pid };
   } catch (err) {
     await stop();
     throw err;
