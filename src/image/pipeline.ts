@@ -1,6 +1,8 @@
+import { readIccProfile } from './container';
 import { engine } from './engine-instance';
 import { readHeader } from './header/read-header';
 import { runExclusive } from './job-queue';
+import { carryIccProfile } from './steps/carry-icc';
 import { checkBudget } from './steps/check-budget';
 import { chooseFormats, type RequestedFormat } from './steps/choose-formats';
 import { fitSize } from './steps/fit-size';
@@ -18,17 +20,20 @@ export interface CompressRequest {
   acceptsWebp: boolean;
 }
 
+/** What was done to the image, for the X-Compression-Notes header (documented in the README). */
+export type CompressionNote = 'resized' | 'converted' | 'alpha-flattened' | 'icc-kept' | 'original-returned';
+
 export interface CompressResult {
   bytes: Uint8Array;
   format: ImageFormat;
-  originalReturned: boolean;
+  notes: CompressionNote[];
 }
 
 /**
  * The image path, as an ordered list of small steps: read the header (no decode), refuse what cannot
  * be done, fit the size, choose formats, check the memory budget of every job before any runs (a bomb
- * is named as one even when truncated), refuse truncated data, then transcode one job at a time and
- * keep the smallest acceptable result.
+ * is named as one even when truncated), refuse truncated data, then transcode one job at a time, carry
+ * the colour profile over, and keep the smallest acceptable result.
  */
 export async function compressImage(input: Uint8Array, request: CompressRequest): Promise<CompressResult> {
   const header = readHeader(input);
@@ -41,18 +46,30 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   }));
   for (const spec of specs) checkBudget(engine, header, spec);
   refuseIncomplete(header);
+  const icc = await readIccProfile(input, header.format);
 
-  const [same, ...alternatives] = await runExclusive(async () => {
-    const encoded: Uint8Array[] = [];
-    for (const spec of specs) encoded.push(await engine.transcode(input, header, spec));
+  const candidates = await runExclusive(async () => {
+    const encoded: Array<{ bytes: Uint8Array; iccKept: boolean }> = [];
+    for (const spec of specs) encoded.push(await carryIccProfile(await engine.transcode(input, header, spec), spec.format, icc));
     return encoded;
   });
-  const first = specs[0]!;
+
   const resized = size.width !== header.width || size.height !== header.height;
-  const changeAsked = resized || first.format !== header.format;
-  let best: CompressResult = { format: first.format, ...neverLarger(input, header.format, same!, changeAsked) };
-  alternatives.forEach((bytes, i) => {
-    if (bytes.length < best.bytes.length) best = { bytes, format: specs[i + 1]!.format, originalReturned: false };
-  });
-  return best;
+  const [first, ...alternatives] = specs.map((spec, i) => ({ spec, ...candidates[i]! }));
+  let best = { ...first!, originalReturned: false };
+  const fallback = neverLarger(input, header.format, best.bytes, resized || best.spec.format !== header.format);
+  if (fallback.originalReturned) best = { ...best, bytes: fallback.bytes, originalReturned: true, iccKept: icc !== null };
+  for (const candidate of alternatives) {
+    if (candidate.bytes.length < best.bytes.length) best = { ...candidate, originalReturned: false };
+  }
+
+  const notes: CompressionNote[] = [];
+  if (best.originalReturned) notes.push('original-returned');
+  else {
+    if (resized) notes.push('resized');
+    if (best.spec.format !== header.format) notes.push('converted');
+    if (header.hasAlpha && best.spec.format === 'jpeg') notes.push('alpha-flattened');
+  }
+  if (best.iccKept) notes.push('icc-kept');
+  return { bytes: best.bytes, format: best.spec.format, notes };
 }

@@ -29,8 +29,7 @@ export const compressRoute = new Hono<AppEnv>().post('/v1/compress', authenticat
     await slot.commit(input.length, result.bytes.length);
     key.monthRequests += 1;
     return imageResponse({
-      bytes: result.bytes,
-      format: result.format,
+      ...result,
       originalSize: input.length,
       varyOnAccept: options.format === 'auto',
     });

@@ -1,9 +1,11 @@
+import type { CompressionNote } from '../image/pipeline';
 import type { ImageFormat } from '../image/types';
 import { MIME_TYPES } from '../image/types';
 
 export interface ImageResponseParts {
   bytes: Uint8Array;
   format: ImageFormat;
+  notes: CompressionNote[];
   originalSize: number;
   /** Format auto: the output may depend on Accept, so caches must key on it. */
   varyOnAccept: boolean;
@@ -28,5 +30,6 @@ export function imageResponse(parts: ImageResponseParts): Response {
     ...parts.headers,
   });
   if (parts.varyOnAccept) headers.set('Vary', 'Accept');
+  if (parts.notes.length) headers.set('X-Compression-Notes', parts.notes.join(', '));
   return new Response(parts.bytes, { status: 200, headers });
 }

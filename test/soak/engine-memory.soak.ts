@@ -15,7 +15,10 @@ const OPTIONS = [{}, { format: 'webp' }, { format: 'jpeg', quality: '60' }, { fo
 /** Damages a copy of good data past its header, so the codec itself meets the error. */
 function corrupt(bytes: Uint8Array, seed: number): Uint8Array {
   const copy = bytes.slice();
-  for (let i = 0; i < 16; i++) copy[64 + ((seed * 7919 + i * 104729) % (copy.length - 64))] ^= 0xff;
+  for (let i = 0; i < 16; i++) {
+    const at = 64 + ((seed * 7919 + i * 104729) % (copy.length - 64));
+    copy[at] = copy[at]! ^ 0xff;
+  }
   return copy;
 }
 

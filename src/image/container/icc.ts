@@ -85,18 +85,30 @@ function checkedProfile(profile: Uint8Array | null): Uint8Array | null {
 }
 
 /**
- * PNG 3rd edition 11.3.2.3: the profile's data colour space (ICC.1 7.2.6, header bytes 16-19) is
- * 'GRAY' for greyscale images (colour types 0 and 4) and 'RGB ' for the others; libpng and
- * browsers discard a profile that does not match, so it is treated as absent.
+ * The profile's data colour space (ICC.1 7.2.6, header bytes 16-19) must be 'GRAY' for a greyscale
+ * image and 'RGB ' for a colour one (PNG 3rd edition 11.3.2.3 says so for PNG; decoders and browsers
+ * discard a mismatched profile in every format), so a mismatch is treated as absent.
  */
-function fitsPng(profile: Uint8Array, ihdr: PngChunk): boolean {
-  const grey = ((ihdr.data[9] ?? 0) & 2) === 0;
+function fits(profile: Uint8Array, grey: boolean): boolean {
   return ascii(profile, 16, 4) === (grey ? 'GRAY' : 'RGB ');
+}
+
+/** PNG colour types 0 and 4 are greyscale. */
+function fitsPng(profile: Uint8Array, ihdr: PngChunk): boolean {
+  return fits(profile, ((ihdr.data[9] ?? 0) & 2) === 0);
+}
+
+/** A JPEG with one component is greyscale (the frame header's Nf, T.81 B.2.2). */
+function fitsJpeg(profile: Uint8Array, segments: readonly JpegSegment[]): boolean {
+  const frame = segments.find((s) => s.marker >= 0xc0 && s.marker <= 0xcf && s.marker !== 0xc4 && s.marker !== 0xc8 && s.marker !== 0xcc);
+  return fits(profile, frame?.data[5] === 1);
 }
 
 /**
  * Writes `profile` into an encoded image, replacing any profile it has. Only the container
- * changes: image data is copied verbatim. PNG only takes a profile matching its colour type.
+ * changes: image data is copied verbatim. A profile whose colour space does not fit the image
+ * (see fits) is not written: the image is returned unchanged rather than carrying a profile every
+ * decoder discards.
  */
 export async function insertIccProfile(
   bytes: Uint8Array,
@@ -114,6 +126,7 @@ export async function insertIccProfile(
 /** APP2 segments go after SOI and the APP0 (JFIF) / APP1 (EXIF) segments that must lead the file. */
 function insertIntoJpeg(bytes: Uint8Array, profile: Uint8Array): Uint8Array {
   const { segments, scans } = parseJpeg(bytes);
+  if (!fitsJpeg(profile, segments)) return bytes;
   const kept = segments.filter((s) => !isIccSegment(s));
   const at = kept.findIndex((s) => s.marker !== APP0 && s.marker !== APP1);
   kept.splice(at < 0 ? kept.length : at, 0, ...iccSegments(profile));
@@ -132,11 +145,7 @@ function iccSegments(profile: Uint8Array): JpegSegment[] {
   }));
 }
 
-/**
- * iCCP goes right after IHDR (before PLTE and IDAT); sRGB is dropped since both must not be present.
- * A profile whose colour space cannot describe the image (see fitsPng) is not written: the PNG is
- * returned unchanged rather than carrying a chunk every decoder discards.
- */
+/** iCCP goes right after IHDR (before PLTE and IDAT); sRGB is dropped since both must not be present. */
 async function insertIntoPng(bytes: Uint8Array, profile: Uint8Array): Promise<Uint8Array> {
   const chunks = parsePng(bytes);
   if (!fitsPng(profile, chunks[0]!)) return bytes;
@@ -152,6 +161,8 @@ async function insertIntoPng(bytes: Uint8Array, profile: Uint8Array): Promise<Ui
  * extended one: its canvas comes from the bitstream, and its alpha flag from the VP8L header.
  */
 function insertIntoWebp(bytes: Uint8Array, profile: Uint8Array): Uint8Array {
+  // WebP pixels are always colour (VP8 is YUV, VP8L ARGB).
+  if (!fits(profile, false)) return bytes;
   const [first, ...rest] = parseWebp(bytes) as [RiffChunk, ...RiffChunk[]];
   const iccp: RiffChunk = { fourcc: 'ICCP', data: profile };
   const others = rest.filter((c) => c.fourcc !== 'ICCP');

@@ -13,8 +13,6 @@ export function neverLarger(
   changeAsked: boolean,
 ): { bytes: Uint8Array; originalReturned: boolean } {
   if (changeAsked || encoded.length < input.length) return { bytes: encoded, originalReturned: false };
-  const stripped = stripMetadata(input, inputFormat);
-  return stripped.length <= encoded.length
-    ? { bytes: stripped, originalReturned: true }
-    : { bytes: encoded, originalReturned: false };
+  // Stripping only removes bytes, so this is never larger than the input, nor than `encoded`.
+  return { bytes: stripMetadata(input, inputFormat), originalReturned: true };
 }

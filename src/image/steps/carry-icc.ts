@@ -1,0 +1,17 @@
+import { insertIccProfile } from '../container';
+import type { ImageFormat } from '../types';
+
+/**
+ * The engine passes pixels through in the input's colour space, so the input's ICC profile goes into
+ * the output container: a wide-gamut (P3, Rec. 2020) image keeps its colours in a browser. Returns
+ * whether the profile was written (insertIccProfile skips one that cannot describe the output).
+ */
+export async function carryIccProfile(
+  encoded: Uint8Array,
+  format: ImageFormat,
+  profile: Uint8Array | null,
+): Promise<{ bytes: Uint8Array; iccKept: boolean }> {
+  if (!profile) return { bytes: encoded, iccKept: false };
+  const bytes = await insertIccProfile(encoded, format, profile);
+  return { bytes, iccKept: bytes !== encoded };
+}

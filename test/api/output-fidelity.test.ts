@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { readIccProfile } from '../../src/image/container';
+import { contains, exifApp1, jpegSegment, pngChunk, text, tiffWithGps, withChunks, withSegments, XMP_PACKET } from '../container/synth';
+import { call, createKey, fixture, form } from '../helpers/api';
+import { responseImage } from '../helpers/images';
+import { synthPng } from '../helpers/synth-png';
+
+async function compress(input: Uint8Array, fields: Record<string, string>): Promise<Response> {
+  const { key } = await createKey('business');
+  return call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', input, fields) });
+}
+
+const FORMATS = ['jpeg', 'png', 'webp'] as const;
+
+describe('what the output carries', () => {
+  it('keeps the ICC profile of a wide-gamut image in every output format', async () => {
+    const input = withChunks(await synthPng(300, 200), await fixture('container/p3-iccp-chunk.bin'));
+    const profile = await readIccProfile(input, 'png');
+    expect(profile).not.toBeNull();
+    for (const format of FORMATS) {
+      const response = await compress(input, { format, quality: '70' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('X-Compression-Notes')).toContain('icc-kept');
+      const { bytes } = await responseImage(response);
+      expect(await readIccProfile(bytes, format)).toEqual(profile);
+    }
+  });
+
+  it('strips EXIF (with GPS), XMP and comments from JPEG input, in every output format', async () => {
+    const secret = text('SECRET-COMMENT');
+    const input = withSegments(await fixture('api/testorig.jpg'), [exifApp1(tiffWithGps(1)), jpegSegment(0xe1, XMP_PACKET), jpegSegment(0xfe, secret)]);
+    for (const format of FORMATS) {
+      const response = await compress(input, { format, quality: '90' });
+      expect(response.status).toBe(200);
+      const { bytes } = await responseImage(response);
+      for (const leak of ['Exif', 'xmpmeta', 'SECRET-COMMENT']) expect(contains(bytes, leak), `${format}: ${leak}`).toBe(false);
+    }
+  });
+
+  it('strips text chunks and eXIf from PNG input, also when the original is returned', async () => {
+    const input = withChunks(await fixture('api/basn0g08.png'), pngChunk('tEXt', text('Author\0SECRET-AUTHOR')), pngChunk('eXIf', tiffWithGps(1)));
+    for (const fields of [{ format: 'png', quality: '100' }, { format: 'webp' }]) {
+      const response = await compress(input, fields);
+      expect(response.status).toBe(200);
+      const { bytes } = await responseImage(response);
+      expect(contains(bytes, 'SECRET-AUTHOR')).toBe(false);
+      expect(contains(bytes, 'eXIf')).toBe(false);
+    }
+  });
+
+  it('says what was done in X-Compression-Notes', async () => {
+    const cases: Array<[string, Record<string, string>, string]> = [
+      ['api/basn6a08.png', { format: 'jpeg' }, 'converted, alpha-flattened'],
+      ['api/chelsea.png', { maxWidth: '100' }, 'resized, icc-kept'], // chelsea.png carries an sRGB profile
+      ['api/testorig.jpg', { quality: '100' }, 'original-returned'],
+    ];
+    for (const [name, fields, notes] of cases) {
+      const response = await compress(await fixture(name), fields);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('X-Compression-Notes'), name).toBe(notes);
+      await response.arrayBuffer();
+    }
+  });
+});
