@@ -10,6 +10,11 @@ export const HEADERS = {
     schema: integer,
   },
   'X-Output-Format': { description: 'Format of the returned image.', schema: { type: 'string', enum: ['jpeg', 'png', 'webp'] } },
+  'X-Compression-Notes': {
+    description:
+      'What was done, comma-separated, when anything was: `resized`, `converted` (format change), `alpha-flattened` (transparency composited onto white for JPEG), `icc-kept` (the colour profile was carried over), `original-returned` (re-encoding would not have been smaller: the input comes back with its metadata stripped).',
+    schema: text,
+  },
   'X-Demo-Remaining': { description: 'Demo requests this client IP has left in the current hour.', schema: integer },
   Vary: { description: '`Accept` when format is `auto`: the output format may depend on that header.', schema: text },
   'RateLimit-Policy': {
@@ -30,4 +35,4 @@ export function headerRefs(names: HeaderName[]): Record<string, { $ref: string }
 }
 
 export const RATE_LIMIT_HEADERS: HeaderName[] = ['RateLimit-Policy', 'RateLimit', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
-export const SIZE_HEADERS: HeaderName[] = ['X-Original-Size', 'X-Compressed-Size', 'X-Savings-Percent', 'X-Output-Format'];
+export const SIZE_HEADERS: HeaderName[] = ['X-Original-Size', 'X-Compressed-Size', 'X-Savings-Percent', 'X-Output-Format', 'X-Compression-Notes'];
