@@ -1,4 +1,4 @@
-import type { EngineExports } from './abi';
+import { FAIL_MEMORY, type EngineExports } from './abi';
 
 /** What C reported through the `fail` import; thrown out of the WASM call. */
 export class EngineFailure extends Error {
@@ -11,6 +11,15 @@ export class EngineFailure extends Error {
   }
 }
 
+/** An ArrayBuffer that grows in place (ES2024; in V8 and workerd), so output is never copied to grow. */
+interface ResizableArrayBuffer extends ArrayBuffer {
+  resize(byteLength: number): void;
+}
+const ResizableArrayBuffer = ArrayBuffer as unknown as new (byteLength: number, options: { maxByteLength: number }) => ResizableArrayBuffer;
+
+/** Address space reserved for one output; pages are committed only as the output grows. */
+const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
+
 /**
  * The JS side of codecs/src/host.h for one job: the module pulls the input from here and
  * pushes the output here, so neither file is copied whole into WASM memory.
@@ -18,26 +27,29 @@ export class EngineFailure extends Error {
 export class HostIo {
   private input: Uint8Array = new Uint8Array(0);
   private position = 0;
-  private output = new Uint8Array(0);
+  private output = new ResizableArrayBuffer(0, { maxByteLength: 0 });
   private length = 0;
-  /** Most bytes the output buffers held at once during the job (old and new while growing). */
+  /** The output buffer's size at the end of the job: what JS held for the output. */
   peakOutputBytes = 0;
   exports?: EngineExports;
 
-  /** `outputHint` sizes the first output buffer, so a good guess means no copy. */
+  /** `outputHint` sizes the buffer's first pages; it grows in place past them. */
   start(input: Uint8Array, outputHint: number): void {
     this.input = input;
     this.position = 0;
-    this.output = new Uint8Array(Math.max(4096, Math.ceil(outputHint)));
+    this.output = new ResizableArrayBuffer(Math.min(MAX_OUTPUT_BYTES, Math.max(4096, Math.ceil(outputHint))), {
+      maxByteLength: MAX_OUTPUT_BYTES,
+    });
     this.length = 0;
-    this.peakOutputBytes = this.output.length;
   }
 
-  /** The output, trimmed: a view when the buffer is well used, otherwise a copy. */
+  /** The output, in its buffer trimmed to size. */
   finish(): Uint8Array {
-    const out = this.length * 4 >= this.output.length * 3 ? this.output.subarray(0, this.length) : this.output.slice(0, this.length);
+    this.peakOutputBytes = this.output.byteLength;
+    this.output.resize(this.length);
+    const out = new Uint8Array(this.output);
     this.input = new Uint8Array(0);
-    this.output = new Uint8Array(0);
+    this.output = new ResizableArrayBuffer(0, { maxByteLength: 0 });
     return out;
   }
 
@@ -80,13 +92,12 @@ export class HostIo {
   }
 
   private append(bytes: Uint8Array): void {
-    if (this.length + bytes.length > this.output.length) {
-      const grown = new Uint8Array(Math.max(this.length + bytes.length, Math.ceil(this.output.length * 1.5)));
-      grown.set(this.output.subarray(0, this.length));
-      this.peakOutputBytes = Math.max(this.peakOutputBytes, this.output.length + grown.length);
-      this.output = grown;
+    const needed = this.length + bytes.length;
+    if (needed > this.output.byteLength) {
+      if (needed > MAX_OUTPUT_BYTES) throw new EngineFailure(FAIL_MEMORY, 'the output is larger than the service returns');
+      this.output.resize(Math.min(MAX_OUTPUT_BYTES, Math.max(needed, Math.ceil(this.output.byteLength * 1.25))));
     }
-    this.output.set(bytes, this.length);
-    this.length += bytes.length;
+    new Uint8Array(this.output).set(bytes, this.length);
+    this.length = needed;
   }
 }

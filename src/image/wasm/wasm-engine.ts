@@ -51,8 +51,9 @@ export function createWasmEngine(module: WebAssembly.Module): WasmEngine {
       io.start(input, outputHint(input, header, out));
       try {
         exports.transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], out.quality, out.width, out.height, flags);
+        const output = io.finish();
         last = { wasmBytes: exports.memory.buffer.byteLength, outputBufferBytes: io.peakOutputBytes };
-        return io.finish();
+        return output;
       } catch (error) {
         live = undefined;
         if (error instanceof EngineFailure && error.kind === FAIL_UNSUPPORTED) {

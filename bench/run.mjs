@@ -1,0 +1,219 @@
+// npm run bench: memory, speed, bytes and cold start of the WASM engine (codecs/dist/engine.wasm),
+// beside the native tools on the same images in the same run. Writes the Engine sections of
+// docs/benchmarks.md. Needs the shared corpus (CORPUS, default ../shared/corpus).
+import { readFileSync, writeFileSync, mkdtempSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, basename, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { loadEngine } from './engine.mjs';
+import { largeImages } from './images.mjs';
+import { ensureTools, timeShell, butteraugli } from './tools.mjs';
+import { jsquashMozjpeg } from './mozjpeg.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const cache = join(root, 'bench/.cache');
+const corpus = resolve(process.env.CORPUS ?? join(root, '../shared/corpus'));
+const work = mkdtempSync(join(tmpdir(), 'engine-bench-'));
+const MiB = 1024 * 1024;
+const mib = (n) => (n / MiB).toFixed(1);
+
+ensureTools();
+const { createWasmEngine, readHeader, wasmBytes } = await loadEngine(root, cache);
+const module = new WebAssembly.Module(wasmBytes);
+
+/** One job on a fresh instance, so its memory is this job's alone. */
+async function job(file, format, quality, maxWidth) {
+  const input = new Uint8Array(readFileSync(file));
+  const header = readHeader(input);
+  const scale = maxWidth && maxWidth < header.width ? maxWidth / header.width : 1;
+  const out = { format, quality, width: Math.round(header.width * scale), height: Math.max(1, Math.round(header.height * scale)) };
+  const engine = createWasmEngine(module);
+  const start = performance.now();
+  const bytes = await engine.transcode(input, header, out);
+  const ms = performance.now() - start;
+  const { wasmBytes: wasm, outputBufferBytes: js } = engine.lastJob();
+  return { header, out, bytes, ms, wasm, js, estimate: engine.estimatePeakBytes(header, out), mp: (header.width * header.height) / 1e6 };
+}
+
+function coldStart() {
+  const runs = [];
+  for (let i = 0; i < 7; i++) {
+    const t0 = performance.now();
+    const m = new WebAssembly.Module(wasmBytes);
+    const t1 = performance.now();
+    new WebAssembly.Instance(m, { env: new Proxy({}, { get: () => () => 0 }), wasi_snapshot_preview1: new Proxy({}, { get: () => () => 0 }) });
+    runs.push({ compile: t1 - t0, instantiate: performance.now() - t1 });
+  }
+  const median = (k) => runs.map((r) => r[k]).sort((a, b) => a - b)[3];
+  return { compile: median('compile'), instantiate: median('instantiate'), size: wasmBytes.length, gzip: gzipSync(wasmBytes, { level: 9 }).length };
+}
+
+async function memoryTable(images) {
+  const rows = [
+    ['24 MP baseline JPEG -> JPEG q80, full size', images.jpeg24, 'jpeg', undefined, 96],
+    ['24 MP baseline JPEG -> JPEG q80, maxWidth 2560', images.jpeg24, 'jpeg', 2560, 32],
+    ['24 MP progressive 4:2:0 JPEG -> JPEG q80, maxWidth 2560', images.jpeg24progressive, 'jpeg', 2560, 96],
+    ['24 MP PNG -> PNG (lossless)', images.png24, 'png', undefined, 96],
+    ['24 MP PNG -> JPEG q80', images.png24, 'jpeg', undefined, 96],
+    ['24 MP RGB PNG -> WebP q80', images.png24, 'webp', undefined, 96],
+    ['24 MP RGBA PNG -> WebP q80 (own alpha coder)', images.png24alpha, 'webp', undefined, 96],
+    ['48 MP baseline JPEG -> JPEG q80, maxWidth 4096', images.jpeg48, 'jpeg', 4096, 64],
+    ['24 MP lossy WebP (bryce.webp, 11158x2156) -> WebP q80', join(corpus, 'webp/bryce.webp'), 'webp', undefined, 96],
+  ];
+  const lines = ['| path | WASM MiB | JS output MiB | peak MiB | model MiB | target MiB | ok | ms | ms/MP |', '|---|---|---|---|---|---|---|---|---|'];
+  for (const [name, file, format, maxWidth, target] of rows) {
+    const r = await job(file, format, 80, maxWidth);
+    const peak = r.wasm + r.js;
+    lines.push(`| ${name} | ${mib(r.wasm)} | ${mib(r.js)} | ${mib(peak)} | ${mib(r.estimate)} | ${target} | ${peak <= target * MiB && r.estimate <= 96 * MiB ? 'yes' : '**no**'} | ${r.ms.toFixed(0)} | ${(r.ms / r.mp).toFixed(0)} |`);
+    console.log(lines.at(-1));
+  }
+  return lines;
+}
+
+/** ms per input megapixel of the engine beside the native tool doing the same job. */
+async function speedTable(images) {
+  const photo = join(corpus, 'photos/plasma-Kite-2560x1600.jpg');
+  const png = join(corpus, 'graphics/plasma-FlyingKonqui-2560x1600.png');
+  const ppm = join(work, 'photo.ppm');
+  timeShell(`djpeg ${photo} > ${ppm}`);
+  const rows = [
+    ['JPEG -> JPEG q80 (4 MP)', photo, 'jpeg', undefined, `djpeg ${photo} | cjpeg -quality 80 -progressive > /dev/null`],
+    ['24 MP JPEG -> JPEG q80', images.jpeg24, 'jpeg', undefined, `djpeg ${images.jpeg24} | cjpeg -quality 80 -progressive > /dev/null`],
+    ['24 MP JPEG -> maxWidth 2560 JPEG', images.jpeg24, 'jpeg', 2560, `djpeg -scale 1/2 ${images.jpeg24} | pamscale -width 2560 -filter sinc | cjpeg -quality 80 -progressive > /dev/null`],
+    ['JPEG -> WebP q80 (4 MP)', photo, 'webp', undefined, `cwebp -quiet -q 80 ${ppm} -o /dev/null`],
+    ['24 MP PNG -> WebP q80', images.png24, 'webp', undefined, `cwebp -quiet -q 80 ${images.png24} -o /dev/null`],
+    ['PNG -> PNG lossless (4 MP graphic)', png, 'png', undefined, `optipng -quiet -o2 -out ${work}/o.png -clobber ${png}`],
+    ['WebP -> WebP q80 (24 MP bryce.webp)', join(corpus, 'webp/bryce.webp'), 'webp', undefined, `dwebp -quiet ${join(corpus, 'webp/bryce.webp')} -ppm -o ${work}/b.ppm && cwebp -quiet -q 80 ${work}/b.ppm -o /dev/null`],
+  ];
+  const lines = ['| path | engine ms/MP | native ms/MP | native command | ratio |', '|---|---|---|---|---|'];
+  for (const [name, file, format, maxWidth, native] of rows) {
+    const r = await job(file, format, 80, maxWidth);
+    const nativeMs = timeShell(native);
+    const tool = native.split('|').map((part) => part.trim().split(' ')[0]).join(' \\| ');
+    lines.push(`| ${name} | ${(r.ms / r.mp).toFixed(0)} | ${(nativeMs / r.mp).toFixed(0)} | ${tool} | ${(r.ms / nativeMs).toFixed(2)}x |`);
+    console.log(lines.at(-1));
+  }
+  return lines;
+}
+
+/** Bytes of mozjpeg at the engine's butteraugli distance, interpolated between qualities. */
+function bytesAtDistance(points, distance) {
+  const sorted = [...points].sort((a, b) => a.distance - b.distance);
+  for (let i = 1; i < sorted.length; i++) {
+    const [lo, hi] = [sorted[i - 1], sorted[i]];
+    if (distance >= lo.distance && distance <= hi.distance) {
+      const t = (distance - lo.distance) / (hi.distance - lo.distance);
+      return Math.exp(Math.log(lo.bytes) * (1 - t) + Math.log(hi.bytes) * t);
+    }
+  }
+  return undefined;
+}
+
+async function jpegBytesTable() {
+  const photos = ['plasma-Autumn-2560x1600.jpg', 'plasma-ColorfulCups-2560x1600.jpg', 'plasma-Kite-2560x1600.jpg', 'skimage-astronaut.png', 'skimage-chelsea.png', 'skimage-coffee.png', 'skimage-motorcycle_left.png', 'skimage-hubble_deep_field.jpg', 'skimage-retina.jpg', 'skimage-rocket.jpg'];
+  const lines = ['| photo | engine q80 bytes | engine butteraugli | mozjpeg 4:2:0 bytes at that distance | engine / mozjpeg |', '|---|---|---|---|---|'];
+  const ratios = [];
+  for (const name of photos) {
+    const file = join(corpus, 'photos', name);
+    const ours = await job(file, 'jpeg', 80);
+    const oursFile = join(work, 'ours.jpg');
+    writeFileSync(oursFile, ours.bytes);
+    const distance = butteraugli(file, oursFile);
+    const points = [];
+    for (const quality of [60, 70, 75, 80, 85, 90, 95]) {
+      const moz = await jsquashMozjpeg(file, quality);
+      const mozFile = join(work, 'moz.jpg');
+      writeFileSync(mozFile, moz);
+      points.push({ quality, bytes: moz.length, distance: butteraugli(file, mozFile) });
+    }
+    const mozBytes = bytesAtDistance(points, distance);
+    const ratio = mozBytes ? ours.bytes.length / mozBytes : undefined;
+    if (ratio) ratios.push(ratio);
+    lines.push(`| ${name} | ${ours.bytes.length} | ${distance.toFixed(3)} | ${mozBytes ? Math.round(mozBytes) : 'out of range'} | ${ratio ? ratio.toFixed(3) : '-'} |`);
+    console.log(lines.at(-1));
+  }
+  const median = ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+  lines.push(`| **median** | | | | **${median.toFixed(3)}** |`);
+  return lines;
+}
+
+async function webpPngBytesTable() {
+  const lines = ['| image | engine bytes | native bytes | native | engine / native |', '|---|---|---|---|---|'];
+  const webpInputs = ['photos/plasma-Kite-2560x1600.jpg', 'photos/skimage-astronaut.png', 'photos/skimage-coffee.png', 'graphics/skimage-logo.png'];
+  for (const name of webpInputs) {
+    const file = join(corpus, name);
+    const ours = await job(file, 'webp', 80);
+    let input = file;
+    if (file.endsWith('.jpg')) timeShell(`djpeg ${file} > ${(input = join(work, 'in.ppm'))}`);
+    timeShell(`cwebp -quiet -q 80 ${input} -o ${work}/ref.webp`);
+    const native = readFileSync(`${work}/ref.webp`).length;
+    lines.push(`| ${basename(name)} -> WebP q80 | ${ours.bytes.length} | ${native} | cwebp -q 80 | ${(ours.bytes.length / native).toFixed(3)} |`);
+    console.log(lines.at(-1));
+  }
+  const pngInputs = ['graphics/plasma-Elarun-2560x1600.png', 'graphics/skimage-camera.png', 'graphics/skimage-horse.png', 'graphics/skimage-logo.png', 'graphics/skimage-page.png', 'graphics/skimage-text.png', 'graphics/skimage-palette_color.png', 'photos/skimage-astronaut.png', 'photos/skimage-coffee.png'];
+  for (const name of pngInputs) {
+    const file = join(corpus, name);
+    const ours = await job(file, 'png', 100);
+    timeShell(`optipng -quiet -o2 -out ${work}/ref.png -clobber ${file}`);
+    const native = readFileSync(`${work}/ref.png`).length;
+    lines.push(`| ${basename(name)} -> PNG lossless | ${ours.bytes.length} | ${native} | optipng -o2 | ${(ours.bytes.length / native).toFixed(3)} |`);
+    console.log(lines.at(-1));
+  }
+  return lines;
+}
+
+function writeDoc(sections) {
+  const doc = join(root, 'docs/benchmarks.md');
+  const begin = '<!-- engine:begin (written by npm run bench) -->';
+  const end = '<!-- engine:end -->';
+  const body = [begin, ...sections, end].join('\n');
+  const existing = existsSync(doc) ? readFileSync(doc, 'utf8') : '# Benchmarks\n';
+  const next = existing.includes(begin) ? existing.replace(new RegExp(`${begin}[\\s\\S]*${end}`), body) : `${existing.trimEnd()}\n\n${body}\n`;
+  writeFileSync(doc, next);
+  console.log(`wrote ${doc}`);
+}
+
+const started = new Date().toISOString();
+const images = largeImages(cache, corpus);
+const cold = coldStart();
+console.log(cold);
+const memory = await memoryTable(images);
+const speed = await speedTable(images);
+const jpegBytes = await jpegBytesTable();
+const otherBytes = await webpPngBytesTable();
+
+writeDoc([
+  '## Engine: how these numbers were made',
+  '',
+  `\`npm run bench\` on ${started} (Node ${process.version}, ${process.arch}, one process; the engine is codecs/dist/engine.wasm,`,
+  `sha256 ${JSON.parse(readFileSync(join(root, 'codecs/dist/manifest.json'), 'utf8')).sha256.slice(0, 16)}...). Large photos are corpus photos`,
+  'upscaled by netpbm with a little Gaussian grain and encoded by cjpeg -quality 92 / pnmtopng (bench/images.mjs). Peak memory is the',
+  "WASM memory's high-water mark of a fresh instance after the job plus the JS output buffers; the model column is",
+  '`estimatePeakBytes` from the header alone. Times are wall-clock on this machine, single-threaded on both sides.',
+  '',
+  '## Engine: cold start',
+  '',
+  '| module bytes | gzip -9 bytes | compile ms | instantiate ms |',
+  '|---|---|---|---|',
+  `| ${cold.size} | ${cold.gzip} | ${cold.compile.toFixed(1)} | ${cold.instantiate.toFixed(2)} |`,
+  '',
+  '## Engine: memory (targets of issue 3)',
+  '',
+  ...memory,
+  '',
+  '## Engine: speed beside the native tools',
+  '',
+  ...speed,
+  '',
+  '## Engine: JPEG bytes at equal butteraugli (3-norm) against jSquash mozjpeg 4:2:0',
+  '',
+  'mozjpeg bytes are interpolated (log-linear) between the jSquash qualities 60, 70, 75, 80, 85, 90, 95 that bracket the',
+  "engine's q80 distance. Reference: the corpus file itself.",
+  '',
+  ...jpegBytes,
+  '',
+  '## Engine: WebP and PNG bytes against the native tools',
+  '',
+  ...otherBytes,
+]);
