@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/errors/api-error';
+import { compressImage } from '../../src/image/pipeline';
+import type { ImageFormat } from '../../src/image/types';
+import { call, createKey, fixture, form } from '../helpers/api';
+
+const INPUTS = 10_000;
+const API_SAMPLE = 300;
+/** Seeds of every input format and kind: baseline/progressive JPEG, PNG of several types, WebP lossy/lossless/alpha. */
+const SEEDS = [
+  'api/testorig.jpg',
+  'engine/progressive.jpg',
+  'engine/testimgari.jpg',
+  'engine/grey.jpg',
+  'api/z00n2c08.png',
+  'api/basn6a08.png',
+  'api/basn0g08.png',
+  'container/tbbn3p08.png',
+  'api/test.webp',
+  'api/lossy_alpha4.webp',
+  'container/one_color_no_palette.webp',
+  'engine/lossless1.webp',
+];
+
+/** A small deterministic PRNG, so a failing input can be rebuilt from its number. */
+function prng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}
+
+/** Bit flips, byte runs, truncation, header-field and length corruption, chunk splicing. */
+function mutate(bytes: Uint8Array, n: number): Uint8Array {
+  const random = prng(n * 2654435761);
+  const int = (max: number) => Math.floor(random() * max);
+  const out = bytes.slice();
+  switch (n % 6) {
+    case 0: // bit flips anywhere
+      for (let i = 0, k = 1 + int(8); i < k; i++) out[int(out.length)]! ^= 1 << int(8);
+      return out;
+    case 1: // truncation
+      return out.subarray(0, int(out.length));
+    case 2: // absurd values in the header region (sizes, lengths, counts)
+      for (let i = 0, k = 1 + int(4); i < k; i++) out[int(Math.min(64, out.length))] = [0, 0xff, 0x7f, 0x80][int(4)]!;
+      return out;
+    case 3: // a run of garbage in the middle
+      out.fill(int(256), int(out.length), int(out.length));
+      return out;
+    case 4: { // a slice repeated (duplicated chunks / segments)
+      const from = int(out.length);
+      const to = Math.min(out.length, from + int(512));
+      return new Uint8Array([...out.subarray(0, to), ...out.subarray(from, to), ...out.subarray(to)]);
+    }
+    default: // a slice removed
+      return new Uint8Array([...out.subarray(0, int(out.length)), ...out.subarray(int(out.length))]);
+  }
+}
+
+describe('fuzz: mutated inputs of every format', () => {
+  it(`never crashes, hangs or answers 5xx over ${INPUTS} inputs, and the engine keeps working`, async () => {
+    const seeds = await Promise.all(SEEDS.map((name) => fixture(name)));
+    const outcomes: Record<string, number> = {};
+    const failures: string[] = [];
+    let slowest = 0;
+    for (let n = 0; n < INPUTS; n++) {
+      const input = mutate(seeds[n % seeds.length]!, n);
+      const started = performance.now();
+      try {
+        const result = await compressImage(input, { quality: 75, format: (['auto', 'jpeg', 'png', 'webp'] as const)[n % 4]!, acceptsWebp: false });
+        outcomes.ok = (outcomes.ok ?? 0) + 1;
+        expect(result.bytes.length).toBeGreaterThan(0);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status >= 500) failures.push(`input ${n} (seed ${SEEDS[n % seeds.length]}): ${err}`);
+        else outcomes[err.code] = (outcomes[err.code] ?? 0) + 1;
+      }
+      slowest = Math.max(slowest, performance.now() - started);
+      if (n % 500 === 499) {
+        const check = await compressImage(seeds[0]!, { quality: 75, format: 'webp', acceptsWebp: false });
+        expect(check.format).toBe<ImageFormat>('webp');
+      }
+    }
+    console.log(`fuzz: ${INPUTS} inputs, outcomes ${JSON.stringify(outcomes)}, slowest ${slowest.toFixed(0)} ms`);
+    expect(failures).toEqual([]);
+  });
+
+  it(`answers a sample of ${API_SAMPLE} through the API with 200 or a JSON 4xx`, async () => {
+    const seeds = await Promise.all(SEEDS.map((name) => fixture(name)));
+    const { key } = await createKey('business');
+    const statuses: Record<number, number> = {};
+    for (let n = 0; n < API_SAMPLE; n++) {
+      const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', mutate(seeds[n % seeds.length]!, n * 31 + 7)) });
+      statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+      if (response.status !== 200) expect(((await response.json()) as { error: string }).error).toMatch(/^[a-z_]+$/);
+      else await response.arrayBuffer();
+    }
+    console.log(`fuzz via API: ${JSON.stringify(statuses)}`);
+    expect(Object.keys(statuses).filter((s) => Number(s) >= 500)).toEqual([]);
+  });
+});
