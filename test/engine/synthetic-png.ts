@@ -1,4 +1,4 @@
-import { crc32 } from '../../src/image/header/crc32';
+import { crc32 } from '../../src/image/crc32';
 
 /**
  * An uncompressed (stored-deflate) 8-bit PNG of any size, made in the test so no large file

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { wasmEngine } from '../../src/image/wasm';
 import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
 import { call, createKey, fixture, form } from '../helpers/api';
-import { synthPng } from '../helpers/synth-png';
+import { syntheticPng } from '../engine/synthetic-png';
 
 const REQUESTS = 2000;
 const MIB = 1_048_576;
@@ -27,9 +27,9 @@ describe('soak: one isolate, mixed requests', () => {
     const keys = await Promise.all(Array.from({ length: 8 }, () => createKey('business')));
     const files: Record<string, Uint8Array> = Object.fromEntries(await Promise.all([...GOOD, ...HOSTILE].map(async (n) => [n, await fixture(n)] as const)));
     // Photo-sized images, so the engine's memory is exercised at a realistic scale.
-    files['synth/3mp.png'] = await synthPng(2048, 1536);
-    files['synth/2mp-alpha.png'] = await synthPng(1600, 1200, true);
-    GOOD.push('synth/3mp.png', 'synth/2mp-alpha.png');
+    files['synth/2mp.png'] = syntheticPng(1800, 1200, false);
+    files['synth/1mp-alpha.png'] = syntheticPng(1400, 1000, true);
+    GOOD.push('synth/2mp.png', 'synth/1mp-alpha.png');
     const highWater: number[] = [];
     const statuses: Record<number, number> = {};
     for (let i = 0; i < REQUESTS; i++) {

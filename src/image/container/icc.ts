@@ -161,15 +161,17 @@ async function insertIntoPng(bytes: Uint8Array, profile: Uint8Array): Promise<Ui
  * extended one: its canvas comes from the bitstream, and its alpha flag from the VP8L header.
  */
 function insertIntoWebp(bytes: Uint8Array, profile: Uint8Array): Uint8Array {
-  // WebP pixels are always colour (VP8 is YUV, VP8L ARGB).
-  if (!fits(profile, false)) return bytes;
   const [first, ...rest] = parseWebp(bytes) as [RiffChunk, ...RiffChunk[]];
-  const iccp: RiffChunk = { fourcc: 'ICCP', data: profile };
   const others = rest.filter((c) => c.fourcc !== 'ICCP');
-  if (first.fourcc === 'VP8X') {
-    return encodeWebp([withVp8xFlags(first, vp8xFlags(first) | VP8X_ICC), iccp, ...others]);
-  }
-  const canvas = simpleCanvas(first);
-  const vp8x = vp8xChunk(VP8X_ICC | (canvas.alpha ? VP8X_ALPHA : 0), canvas.width, canvas.height);
-  return encodeWebp([vp8x, iccp, first, ...others]);
+  const [vp8x, ...body] =
+    first.fourcc === 'VP8X' ? [withVp8xFlags(first, vp8xFlags(first) | VP8X_ICC), ...others] : [simpleVp8x(first), first, ...others];
+  // WebP pixels are always colour (VP8 is YUV, VP8L ARGB): a GRAY profile cannot describe them.
+  if (!fits(profile, false)) return bytes;
+  return encodeWebp([vp8x!, { fourcc: 'ICCP', data: profile }, ...body]);
+}
+
+/** The VP8X header a simple (VP8/VP8L) file needs to carry a profile: canvas from the bitstream. */
+function simpleVp8x(bitstream: RiffChunk): RiffChunk {
+  const canvas = simpleCanvas(bitstream);
+  return vp8xChunk(VP8X_ICC | (canvas.alpha ? VP8X_ALPHA : 0), canvas.width, canvas.height);
 }

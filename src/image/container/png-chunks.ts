@@ -1,3 +1,4 @@
+import { crc32 } from '../crc32';
 import { ascii, asciiBytes, concat, u32be, unsupported } from './bytes';
 
 /** PNG datastream layout (PNG Specification, 3rd edition, 5.2-5.3): signature, then chunks. */
@@ -47,28 +48,13 @@ export function encodeChunk(type: string, data: Uint8Array): Uint8Array {
   const view = new DataView(head.buffer);
   view.setUint32(0, data.length);
   head.set(asciiBytes(type), 4);
-  const crc = new Uint8Array(4);
-  new DataView(crc.buffer).setUint32(0, crc32(concat([head.subarray(4), data])));
-  return concat([head, data, crc]);
+  const chunk = concat([head, data, new Uint8Array(4)]);
+  // CRC-32 over type and data (PNG Annex D).
+  new DataView(chunk.buffer).setUint32(8 + data.length, crc32(chunk, 4, 8 + data.length));
+  return chunk;
 }
 
 export function encodePng(chunks: readonly Uint8Array[]): Uint8Array {
   return concat([PNG_SIGNATURE, ...chunks]);
 }
 
-let crcTable: Uint32Array | undefined;
-
-/** CRC-32 over chunk type and data (PNG Annex D). */
-function crc32(data: Uint8Array): number {
-  if (!crcTable) {
-    crcTable = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      crcTable[n] = c >>> 0;
-    }
-  }
-  let c = 0xffffffff;
-  for (const byte of data) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}

@@ -1,5 +1,5 @@
 import type { ImageFormat } from '../types';
-import { ascii } from './byte-reader';
+import { ascii } from '../bytes';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

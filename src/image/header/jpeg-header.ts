@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors/api-error';
 import type { ImageHeader } from '../types';
-import { u16be } from './byte-reader';
+import { u16be } from '../bytes';
 import { baseHeader } from './header-defaults';
 
 const SOI_LENGTH = 2;
@@ -52,8 +52,9 @@ export function readJpegHeader(b: Uint8Array): ImageHeader {
     if (marker === undefined) break;
     if (marker === EOI) throw corrupt('the image ends before any scan');
     if (marker >= 0xd0 && marker <= 0xd7) continue; // RSTn carry no length
+    if (at + 2 > b.length) throw corrupt('a segment runs past the end');
     const length = u16be(b, at);
-    if (length === undefined || length < 2 || at + length > b.length) throw corrupt('a segment runs past the end');
+    if (length < 2 || at + length > b.length) throw corrupt('a segment runs past the end');
     const kind = frameKind(marker);
     if (kind === 'unsupported') {
       throw new ApiError('unsupported_image', 'Lossless and hierarchical JPEG are not supported.');
@@ -74,10 +75,11 @@ function readFrame(
   length: number,
   kind: { progressive: boolean; arithmetic: boolean },
 ): ImageHeader {
+  if (length < 8) throw corrupt('the frame header is malformed');
   if (b[at + 2] !== 8) throw new ApiError('unsupported_image', 'Only 8-bit JPEG is supported.');
-  const height = u16be(b, at + 3)!;
-  const width = u16be(b, at + 5)!;
-  const components = b[at + 7] ?? 0;
+  const height = u16be(b, at + 3);
+  const width = u16be(b, at + 5);
+  const components = b[at + 7]!;
   if (length < 8 + 3 * components || (components !== 1 && components !== 3 && components !== 4)) {
     throw corrupt('the frame header is malformed');
   }

@@ -1,7 +1,7 @@
 import { ApiError } from '../../errors/api-error';
 import type { ImageHeader } from '../types';
-import { ascii, u32be } from './byte-reader';
-import { crc32 } from './crc32';
+import { ascii, u32be } from '../bytes';
+import { crc32 } from '../crc32';
 import { baseHeader } from './header-defaults';
 
 const SIGNATURE_LENGTH = 8;
@@ -28,8 +28,8 @@ export function readPngHeader(b: Uint8Array): ImageHeader {
   const ihdr = readChunk(b, SIGNATURE_LENGTH);
   if (ihdr.type !== 'IHDR' || ihdr.length !== 13) throw corrupt('the first chunk is not IHDR');
   const d = ihdr.dataAt;
-  const width = u32be(b, d)!;
-  const height = u32be(b, d + 4)!;
+  const width = u32be(b, d);
+  const height = u32be(b, d + 4);
   const bitDepth = b[d + 8]!;
   const colorType = b[d + 9]!;
   if (width === 0 || height === 0 || width > MAX_DIMENSION || height > MAX_DIMENSION) throw corrupt('invalid size');
@@ -49,7 +49,7 @@ export function readPngHeader(b: Uint8Array): ImageHeader {
   let at = ihdr.next;
   let sawIdat = false;
   for (;;) {
-    if (at + 12 > b.length || at + 12 + u32be(b, at)! > b.length) return { ...header, complete: false };
+    if (at + 12 > b.length || at + 12 + u32be(b, at) > b.length) return { ...header, complete: false };
     const chunk = readChunk(b, at);
     if (chunk.type === 'IEND') break;
     if (chunk.type === 'IDAT') sawIdat = true;
@@ -63,8 +63,9 @@ export function readPngHeader(b: Uint8Array): ImageHeader {
 }
 
 function readChunk(b: Uint8Array, at: number): { type: string; length: number; dataAt: number; next: number } {
+  if (at + 8 > b.length) throw corrupt('the file is truncated');
   const length = u32be(b, at);
-  if (length === undefined || length > 0x7fffffff) throw corrupt('the file is truncated');
+  if (length > 0x7fffffff) throw corrupt('a chunk length is out of range');
   const dataAt = at + 8;
   const next = dataAt + length + 4;
   if (next > b.length) throw corrupt('the file is truncated');

@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors/api-error';
 import type { ImageHeader } from '../types';
-import { ascii, u24le, u32le } from './byte-reader';
+import { ascii, u24le, u32le } from '../bytes';
 import { baseHeader } from './header-defaults';
 
 const RIFF_HEADER = 12;
@@ -13,7 +13,7 @@ function corrupt(why: string): ApiError {
 
 /** Reads the WebP container (RIFF chunks) and the bitstream header, without decoding. */
 export function readWebpHeader(b: Uint8Array): ImageHeader {
-  const riffSize = u32le(b, 4)!;
+  const riffSize = u32le(b, 4);
   if (riffSize < 4) throw corrupt('the RIFF size is too small');
   const complete = riffSize + 8 <= b.length;
   const end = Math.min(riffSize + 8, b.length);
@@ -23,14 +23,14 @@ export function readWebpHeader(b: Uint8Array): ImageHeader {
   let animated = false;
   for (let at = RIFF_HEADER; at + 8 <= end; ) {
     const type = ascii(b, at, 4);
-    const size = u32le(b, at + 4)!;
+    const size = u32le(b, at + 4);
     const data = at + 8;
     if (data + size > end && complete) throw corrupt(`the ${type.trim()} chunk runs past the end`);
     if (type === 'VP8X') {
       if (size < 10) throw corrupt('VP8X is too short');
       alpha ||= (b[data]! & VP8X_ALPHA) !== 0;
       animated ||= (b[data]! & VP8X_ANIMATION) !== 0;
-      canvas = { width: u24le(b, data + 4)! + 1, height: u24le(b, data + 7)! + 1 };
+      canvas = { width: u24le(b, data + 4) + 1, height: u24le(b, data + 7) + 1 };
     } else if (type === 'ANIM' || type === 'ANMF') {
       animated = true;
     } else if (type === 'ALPH') {
@@ -61,7 +61,7 @@ function readLossy(b: Uint8Array, at: number, size: number): ImageHeader {
 /** VP8L header (WebP lossless spec section 3): signature 0x2F, 14-bit sizes minus one, alpha hint. */
 function readLossless(b: Uint8Array, at: number, size: number): ImageHeader {
   if (size < 5 || b[at] !== 0x2f) throw corrupt('bad VP8L header');
-  const bits = u32le(b, at + 1)!;
+  const bits = u32le(b, at + 1);
   if (bits >>> 29 !== 0) throw corrupt('unknown VP8L version');
   const width = (bits & 0x3fff) + 1;
   const height = ((bits >>> 14) & 0x3fff) + 1;
