@@ -1,5 +1,6 @@
 import { ApiError } from '../../errors/api-error';
 import { MB } from '../../limits/sizes';
+import { readStreamCapped } from '../read-stream';
 import type { Deadline } from './deadline';
 
 /**
@@ -14,30 +15,7 @@ export async function readBodyWithLimit(response: Response, maxBytes: number, de
     throw tooLarge(maxBytes);
   }
   if (!response.body) return new Uint8Array(0);
-
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await deadline.race(reader.read());
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) throw tooLarge(maxBytes);
-      chunks.push(value);
-    }
-  } catch (error) {
-    reader.cancel().catch(() => {});
-    throw error;
-  }
-
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  return readStreamCapped(response.body, maxBytes, () => tooLarge(maxBytes), (read) => deadline.race(read));
 }
 
 /** Releases a body we will not read, without waiting on a server that may never finish it. */
