@@ -4,7 +4,7 @@ declare module '*.wasm' {
   export default module;
 }
 
-/** jSquash's codecs exchange pixels as ImageData, which workerd lacks; jSquash polyfills it at run time. */
+/** The tests decode with jSquash, which exchanges pixels as ImageData: workerd lacks it, jSquash polyfills it. */
 interface ImageData {
   readonly data: Uint8ClampedArray;
   readonly width: number;
