@@ -4,7 +4,7 @@
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
-// esbuild comes with wrangler; it turns the TypeScript sources into one module Node can import.
+// esbuild turns the TypeScript sources into one module Node can import.
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
