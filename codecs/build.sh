@@ -28,6 +28,11 @@ d9ed0b59e2010f255c28d0869fd15b31f9b08aed757bfc91862d43aa9ec1aa99  libwebp_1.2.4-
 
 TOOL_PACKAGES="clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 dpkg-dev"
 
+# libwebp's SSE2 code compiles to WASM SIMD through emscripten's SSE-on-wasm_simd128 headers.
+# Only those headers are taken from Debian's emscripten package (not installed).
+EMSCRIPTEN_DEB="emscripten_3.1.6~dfsg-5_all.deb"
+EMSCRIPTEN_DEB_SHA256="43742f32443a7a5510f6c5d1d2603f07c0ff555b3464f2438ab7ba7fdc85c8fd"
+
 ensure_toolchain() {
   local missing=()
   for p in $TOOL_PACKAGES; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
@@ -66,6 +71,15 @@ fetch_sources() {
     [ -d "$dir" ] || dpkg-source -q -x "$dsc" "$dir" >/dev/null 2>&1
   done
   cd - >/dev/null
+}
+
+fetch_simd_headers() {
+  local dir=$WORK/emscripten
+  [ -f "$dir/usr/share/emscripten/system/include/compat/emmintrin.h" ] && return
+  mkdir -p "$dir"
+  (cd "$dir" && [ -f "$EMSCRIPTEN_DEB" ] || (cd "$dir" && apt-get download -qq emscripten=3.1.6~dfsg-5 2>/dev/null))
+  echo "$EMSCRIPTEN_DEB_SHA256  $dir/$EMSCRIPTEN_DEB" | sha256sum --quiet -c -
+  dpkg-deb --fsys-tarfile "$dir/$EMSCRIPTEN_DEB" | tar -x -C "$dir" --wildcards './usr/share/emscripten/system/include/compat/*mmintrin.h'
 }
 
 CC=clang-14
@@ -121,7 +135,7 @@ build_spng() {
 build_libwebp() {
   local s=$WORK/src/libwebp-1.2.4
   mapfile -t files < <(ls "$s"/sharpyuv/*.c "$s"/src/dec/*.c "$s"/src/dsp/*.c "$s"/src/enc/*.c "$s"/src/utils/*.c | LC_ALL=C sort)
-  compile webp -I"$s" -- "${files[@]}"
+  compile webp -I"$s" -D__SSE__ -D__SSE2__ -D__SSE3__ -D__SSSE3__ -D__SSE4_1__ -isystem "$WORK/emscripten/usr/share/emscripten/system/include/compat" -- "${files[@]}"
 }
 
 build_glue() {
@@ -160,6 +174,7 @@ JSON
 
 ensure_toolchain
 fetch_sources
+fetch_simd_headers
 rm -rf "$WORK/obj"
 build_libjpeg
 build_zlib

@@ -5,6 +5,7 @@
 #include "encode.h"
 #include "host.h"
 #include "resample.h"
+#include "webp-simd.h"
 
 #define EXPORT(name) __attribute__((export_name(name)))
 
@@ -68,6 +69,7 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
            .options = {.quality = quality,
                        .progressive = flags & FLAG_PROGRESSIVE,
                        .own_webp_alpha = flags & FLAG_OWN_WEBP_ALPHA}};
+  webp_use_simd();
   png_stats stats;
   if (out_format == FORMAT_PNG) {
     /* PNG picks its colour type from the pixels: one pass to look, one to write. */

@@ -19,6 +19,7 @@ const ResizableArrayBuffer = ArrayBuffer as unknown as new (byteLength: number, 
 
 /** Address space reserved for one output; pages are committed only as the output grows. */
 const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
+const GROWTH_BYTES = 1024 * 1024;
 
 /**
  * The JS side of codecs/src/host.h for one job: the module pulls the input from here and
@@ -95,7 +96,8 @@ export class HostIo {
     const needed = this.length + bytes.length;
     if (needed > this.output.byteLength) {
       if (needed > MAX_OUTPUT_BYTES) throw new EngineFailure(FAIL_MEMORY, 'the output is larger than the service returns');
-      this.output.resize(Math.min(MAX_OUTPUT_BYTES, Math.max(needed, Math.ceil(this.output.byteLength * 1.25))));
+      // Growing in place copies nothing, so small steps keep the buffer close to the output.
+      this.output.resize(Math.min(MAX_OUTPUT_BYTES, Math.max(needed, this.output.byteLength + GROWTH_BYTES)));
     }
     new Uint8Array(this.output).set(bytes, this.length);
     this.length = needed;

@@ -21,8 +21,13 @@ const COST = {
   webpLossyAlphaPerPixel: 1,
   /** VP8L keeps the whole ARGB image, and is decoded into a full RGB(A) frame. */
   webpLosslessDecodePerPixel: 4,
-  /** libwebp encodes from a YUV 4:2:0 picture and keeps per-macroblock state. */
-  webpEncodePerPixel: 2.3,
+  /** libwebp encodes from a YUV 4:2:0 picture (1.5 B/px) and keeps per-macroblock state. */
+  webpEncodePerPixel: 1.7,
+  /**
+   * libwebp assembles the whole bitstream in memory before writing it, in bit writers that
+   * grow by doubling: up to 3 times the output while the last one is copied.
+   */
+  webpBitstreamPerOutputByte: 3,
   webpAlphaPlanePerPixel: 1,
   /**
    * libwebp 1.2.4 compresses the alpha plane with its lossless encoder: ARGB copy, hash chain,
@@ -43,9 +48,11 @@ export function expectedOutputBytes(header: ImageHeader, out: OutputSpec): numbe
       // Grainy phone photos at q80 reach 0.6 B/px.
       return pixels * (out.quality > 85 ? 1 : 0.6);
     case 'webp':
-      return pixels * (header.hasAlpha ? 0.3 : 0.25) * (out.quality > 85 ? 2 : 1);
+      // Photos at q80 write 0.1 to 0.3 B/px, grainy ones up to 0.7.
+      return pixels * 0.5 * (out.quality > 85 ? 2 : 1);
     case 'png':
-      return pixels * (header.grey ? 1 : 3) * (header.hasAlpha ? 4 / 3 : 1) * 0.5;
+      // Lossless photos keep 0.5 to 0.7 of their raw size; graphics far less.
+      return pixels * (header.grey ? 1 : 3) * (header.hasAlpha ? 4 / 3 : 1) * 0.7;
   }
 }
 
@@ -97,9 +104,10 @@ function encodeBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): n
     case 'png':
       return 0;
     case 'webp': {
-      if (!header.hasAlpha) return pixels * COST.webpEncodePerPixel;
+      const bitstream = expectedOutputBytes(header, out) * COST.webpBitstreamPerOutputByte;
+      if (!header.hasAlpha) return pixels * COST.webpEncodePerPixel + bitstream;
       const alpha = plan.ownWebpAlpha ? COST.ownWebpAlphaEncodePerPixel : COST.webpAlphaEncodePerPixel;
-      return pixels * (COST.webpEncodePerPixel + COST.webpAlphaPlanePerPixel + alpha);
+      return pixels * (COST.webpEncodePerPixel + COST.webpAlphaPlanePerPixel + alpha) + bitstream;
     }
   }
 }
