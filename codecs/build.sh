@@ -26,7 +26,12 @@ d718ead0dfbcbc8523665c02a7f7152e31039ded641d022868722623bb3b486d  libjpeg-turbo_
 d9ed0b59e2010f255c28d0869fd15b31f9b08aed757bfc91862d43aa9ec1aa99  libwebp_1.2.4-0.2+deb12u1.dsc
 '
 
-TOOL_PACKAGES="clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32 dpkg-dev"
+TOOL_PACKAGES="clang-14 lld-14 llvm-14 wasi-libc libclang-rt-14-dev-wasm32 dpkg-dev"
+
+# mozjpeg is not in Debian; the npm package mozjpeg@8.0.0 carries mozjpeg 3.2's sources.
+# Only its encoder is built (trellis quantisation, optimised scans), with every global
+# symbol prefixed so it links beside libjpeg-turbo.
+MOZJPEG_TGZ_SHA256="2a28f72ac9991a53572e634efa668ab9bdafa4653aa6d771298f2212e49d9467"
 
 # libwebp's SSE2 code compiles to WASM SIMD through emscripten's SSE-on-wasm_simd128 headers.
 # Only those headers are taken from Debian's emscripten package (not installed).
@@ -82,6 +87,16 @@ fetch_simd_headers() {
   dpkg-deb --fsys-tarfile "$dir/$EMSCRIPTEN_DEB" | tar -x -C "$dir" --wildcards './usr/share/emscripten/system/include/compat/*mmintrin.h'
 }
 
+fetch_mozjpeg() {
+  local dir=$WORK/src/mozjpeg-npm
+  [ -f "$dir/mozjpeg/jcapimin.c" ] && return
+  mkdir -p "$dir"
+  (cd "$dir" && npm pack -q mozjpeg@8.0.0 >/dev/null)
+  echo "$MOZJPEG_TGZ_SHA256  $dir/mozjpeg-8.0.0.tgz" | sha256sum --quiet -c -
+  tar -xzf "$dir/mozjpeg-8.0.0.tgz" -C "$dir"
+  tar -xzf "$dir/package/vendor/source/mozjpeg.tar.gz" -C "$dir"
+}
+
 CC=clang-14
 CFLAGS=(--target=wasm32-wasi -O2 -msimd128 -DNDEBUG -ffile-prefix-map="$WORK"=. -ffile-prefix-map="$HERE"=. -Wno-everything)
 
@@ -121,6 +136,32 @@ build_libjpeg() {
   compile jpeg -I"$gen" -I"$s" -- "${files[@]}"
 }
 
+MOZJPEG_FILES="jcapimin jcapistd jccoefct jccolor jcdctmgr jcext jchuff jcinit jcmainct jcmarker jcmaster
+  jcomapi jcparam jcphuff jcprepct jcsample jdatadst jerror jfdctflt jfdctfst jfdctint jutils jmemmgr jmemnobs
+  jsimd_none"
+
+# Two passes: compile, list the global symbols, then compile again with each renamed moz_*.
+build_mozjpeg() {
+  local s=$WORK/src/mozjpeg-npm/mozjpeg gen=$WORK/gen/mozjpeg files=()
+  mkdir -p "$gen"
+  sed -e 's/#undef HAVE_STDDEF_H/#define HAVE_STDDEF_H 1/' -e 's/#undef HAVE_STDLIB_H/#define HAVE_STDLIB_H 1/' \
+      -e 's/#undef HAVE_UNSIGNED_CHAR/#define HAVE_UNSIGNED_CHAR 1/' \
+      -e 's/#undef HAVE_UNSIGNED_SHORT/#define HAVE_UNSIGNED_SHORT 1/' \
+      -e 's/#undef MEM_SRCDST_SUPPORTED/#define MEM_SRCDST_SUPPORTED 1/' "$s/jconfig.h.in" >"$gen/jconfig.h"
+  printf '#define BUILD "engine"\n#define INLINE __inline__ __attribute__((always_inline))\n#define PACKAGE_NAME "mozjpeg"\n#define VERSION "3.2"\n#define SIZEOF_SIZE_T 4\n' >"$gen/jconfigint.h"
+  for f in $MOZJPEG_FILES; do files+=("$s/$f.c"); done
+  : >"$gen/moz-prefix.h"
+  compile mozjpeg-scan -I"$gen" -I"$s" -include "$gen/moz-prefix.h" -- "${files[@]}"
+  llvm-nm-14 -g --defined-only "$WORK"/obj/mozjpeg-scan/*.o | awk 'NF == 3 {print $3}' | LC_ALL=C sort -u \
+    | awk '{print "#define " $1 " moz_" $1}' >"$gen/moz-prefix.h.tmp"
+  mv "$gen/moz-prefix.h.tmp" "$gen/moz-prefix.h"
+  rm -r "$WORK/obj/mozjpeg-scan"
+  compile mozjpeg -I"$gen" -I"$s" -include "$gen/moz-prefix.h" -- "${files[@]}"
+  # Our JPEG encoder and error glue, built a second time against mozjpeg.
+  compile mozjpeg-glue -Wall -Wextra -Werror -DENGINE_MOZJPEG -I"$gen" -I"$s" -include "$gen/moz-prefix.h" \
+    -include "$HERE/src/mozjpeg-names.h" -- "$HERE/src/jpeg-encode.c" "$HERE/src/jpeg-error.c"
+}
+
 build_zlib() {
   local s=$WORK/src/zlib-1.2.13.dfsg files=()
   for f in adler32 compress crc32 deflate inflate inftrees inffast trees zutil; do files+=("$s/$f.c"); done
@@ -150,7 +191,8 @@ link() {
   mkdir -p "$OUT"
   mapfile -t objs < <(find "$WORK/obj" -name '*.o' | LC_ALL=C sort)
   "$CC" --target=wasm32-wasi -O2 -nostartfiles -Wl,--no-entry -Wl,--gc-sections -Wl,--strip-all \
-    -Wl,-z,stack-size=262144 -Wl,--max-memory=134217728 "${objs[@]}" -o "$OUT/engine.wasm"
+    -Wl,-z,stack-size=262144 -Wl,--max-memory=134217728 "${objs[@]}" -o "$OUT/engine.wasm.tmp"
+  mv "$OUT/engine.wasm.tmp" "$OUT/engine.wasm"
 }
 
 write_manifest() {
@@ -166,7 +208,8 @@ write_manifest() {
     "libjpeg-turbo": "1:2.1.5-2",
     "libspng": "0.7.3-3",
     "zlib": "1:1.2.13.dfsg-1",
-    "libwebp": "1.2.4-0.2+deb12u1"
+    "libwebp": "1.2.4-0.2+deb12u1",
+    "mozjpeg": "3.2 (npm mozjpeg@8.0.0)"
   }
 }
 JSON
@@ -175,8 +218,10 @@ JSON
 ensure_toolchain
 fetch_sources
 fetch_simd_headers
+fetch_mozjpeg
 rm -rf "$WORK/obj"
 build_libjpeg
+build_mozjpeg
 build_zlib
 build_spng
 build_libwebp

@@ -27,6 +27,8 @@ typedef struct png_stats {
 } png_stats;
 
 encoder *jpeg_encoder_new(int width, int height, int channels, const encode_options *opt);
+/* mozjpeg: smaller files, 6 B/px of output held until the end. */
+encoder *mozjpeg_encoder_new(int width, int height, int channels, const encode_options *opt);
 encoder *webp_encoder_new(int width, int height, int channels, const encode_options *opt);
 encoder *png_encoder_new(int width, int height, int channels, const png_stats *stats);
 

@@ -14,7 +14,8 @@ enum format { FORMAT_JPEG = 0, FORMAT_PNG = 1, FORMAT_WEBP = 2 };
 enum flags {
   FLAG_PROGRESSIVE = 1, /* JPEG output: progressive scans */
   FLAG_MITCHELL = 2,    /* resample with Mitchell instead of Lanczos3 */
-  FLAG_OWN_WEBP_ALPHA = 4 /* WebP output: our alpha encoder, for images too big for libwebp's */
+  FLAG_OWN_WEBP_ALPHA = 4, /* WebP output: our alpha encoder, for images too big for libwebp's */
+  FLAG_MOZJPEG = 8         /* JPEG output: mozjpeg instead of libjpeg-turbo */
 };
 
 typedef struct {
@@ -38,7 +39,9 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
     sink = j->stats_sink = png_stats_sink(j->stats, out_w, channels);
   } else {
     switch (j->out_format) {
-      case FORMAT_JPEG: j->encoder = jpeg_encoder_new(out_w, out_h, channels, &j->options); break;
+      case FORMAT_JPEG:
+        j->encoder = (j->flags & FLAG_MOZJPEG ? mozjpeg_encoder_new : jpeg_encoder_new)(out_w, out_h, channels, &j->options);
+        break;
       case FORMAT_WEBP: j->encoder = webp_encoder_new(out_w, out_h, channels, &j->options); break;
       default: j->encoder = png_encoder_new(out_w, out_h, channels, j->stats_for_png);
     }

@@ -17,6 +17,15 @@ typedef struct {
   uint8_t *row;
 } jpeg_encoder;
 
+#ifdef ENGINE_MOZJPEG
+/* mozjpeg's defaults are its smallest files: Robidoux tables, trellis quantisation, scans
+ * chosen per image, 4:2:0 (as jSquash with `auto_subsample: false`). They keep the whole
+ * image's coefficients, so the memory model decides when this encoder is used. */
+static void configure(j_compress_ptr cinfo, const encode_options *opt) {
+  jpeg_set_defaults(cinfo);
+  jpeg_set_quality(cinfo, opt->quality, FALSE);
+}
+#else
 /* mozjpeg's default quantisation table (index 3, by N. Robidoux, used for luma and chroma):
  * at equal butteraugli it saves about a quarter of the bytes of the Annex K tables. */
 static const unsigned int robidoux_table[DCTSIZE2] = {
@@ -24,6 +33,17 @@ static const unsigned int robidoux_table[DCTSIZE2] = {
     16, 20, 24, 31,  43,  62,  91,  135, 18, 27, 31,  40,  53,  74,  106, 156,
     25, 34, 43, 53,  69,  94,  131, 189, 37, 40, 62,  74,  94,  124, 169, 238,
     56, 53, 91, 106, 131, 169, 226, 311, 85, 75, 135, 156, 189, 238, 311, 418};
+
+/* The same as `cjpeg -quality Q -qtables robidoux.txt -qslots 0,1,1 [-progressive]`:
+ * 4:2:0, islow DCT. */
+static void configure(j_compress_ptr cinfo, const encode_options *opt) {
+  jpeg_set_defaults(cinfo);
+  int scale = jpeg_quality_scaling(opt->quality);
+  jpeg_add_quant_table(cinfo, 0, robidoux_table, scale, TRUE);
+  jpeg_add_quant_table(cinfo, 1, robidoux_table, scale, TRUE);
+  if (opt->progressive) jpeg_simple_progression(cinfo);
+}
+#endif
 
 static jpeg_encoder *from_cinfo(j_compress_ptr cinfo) {
   return (jpeg_encoder *)((char *)cinfo - offsetof(jpeg_encoder, cinfo));
@@ -84,13 +104,7 @@ encoder *jpeg_encoder_new(int width, int height, int channels, const encode_opti
   int grey = channels <= 2;
   cinfo->input_components = grey ? 1 : 3;
   cinfo->in_color_space = grey ? JCS_GRAYSCALE : JCS_RGB;
-  /* The same as `cjpeg -quality Q -qtables robidoux.txt -qslots 0,1,1 [-progressive]`:
-   * 4:2:0, islow DCT. */
-  jpeg_set_defaults(cinfo);
-  int scale = jpeg_quality_scaling(opt->quality);
-  jpeg_add_quant_table(cinfo, 0, robidoux_table, scale, TRUE);
-  jpeg_add_quant_table(cinfo, 1, robidoux_table, scale, TRUE);
-  if (opt->progressive) jpeg_simple_progression(cinfo);
+  configure(cinfo, opt);
   e->row = xmalloc((size_t)width * 3);
   jpeg_start_compress(cinfo, TRUE);
   return &e->base;

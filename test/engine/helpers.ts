@@ -1,3 +1,7 @@
+import decodeJpeg, { init as initJpegDecoder } from '@jsquash/jpeg/decode.js';
+import encodeJpeg, { init as initJpegEncoder } from '@jsquash/jpeg/encode.js';
+import jpegDecoderWasm from '@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm';
+import jpegEncoderWasm from '@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm';
 import decodePng, { init as initPngDecoder } from '@jsquash/png/decode.js';
 // @ts-expect-error wasm-bindgen's .d.ts types the instance; wrangler imports the compiled module
 import pngWasm from '@jsquash/png/codec/pkg/squoosh_png_bg.wasm';
@@ -5,14 +9,18 @@ import decodeWebp, { init as initWebpDecoder } from '@jsquash/webp/decode.js';
 import webpDecoderWasm from '@jsquash/webp/codec/dec/webp_dec.wasm';
 import engineWasm from '../../codecs/dist/engine.wasm';
 import { readHeader } from '../../src/image/header/read-header';
-import type { ImageFormat, OutputSpec } from '../../src/image/types';
+import type { ImageFormat, ImageHeader, OutputSpec } from '../../src/image/types';
 import { createWasmEngine, type WasmEngine } from '../../src/image/wasm';
+import type { EncoderPlan } from '../../src/image/wasm/memory-model';
 import { fixture } from '../helpers/fixtures';
 
 /** A fresh engine on the committed module: its memory is this test's alone. */
-export function freshEngine(): WasmEngine {
-  return createWasmEngine(engineWasm);
+export function freshEngine(plan?: (header: ImageHeader, out: OutputSpec) => EncoderPlan): WasmEngine {
+  return createWasmEngine(engineWasm, plan);
 }
+
+/** libjpeg-turbo with progressive scans, whatever the size: the encoder cjpeg has. */
+export const LIBJPEG_TURBO_PLAN = (): EncoderPlan => ({ mozjpeg: false, progressive: true, ownWebpAlpha: false });
 
 /** Transcodes a fixture of test/fixtures/engine; size defaults to the input's. */
 export async function transcodeFixture(
@@ -27,6 +35,22 @@ export async function transcodeFixture(
 
 let pngReady: Promise<unknown> | undefined;
 let webpReady: Promise<unknown> | undefined;
+let jpegDecoderReady: Promise<unknown> | undefined;
+let jpegEncoderReady: Promise<unknown> | undefined;
+
+/** RGBA pixels of a JPEG by jSquash's decoder. */
+export async function referenceJpegPixels(bytes: Uint8Array): Promise<Uint8ClampedArray> {
+  await (jpegDecoderReady ??= initJpegDecoder(jpegDecoderWasm));
+  return (await decodeJpeg(bytes.slice().buffer)).data;
+}
+
+/** jSquash's mozjpeg at 4:2:0, the reference of issue 3 for JPEG bytes. */
+export async function jsquashMozjpeg(jpeg: Uint8Array, quality: number): Promise<Uint8Array> {
+  await (jpegDecoderReady ??= initJpegDecoder(jpegDecoderWasm));
+  await (jpegEncoderReady ??= initJpegEncoder(jpegEncoderWasm));
+  const image = await decodeJpeg(jpeg.slice().buffer);
+  return new Uint8Array(await encodeJpeg(image, { quality, auto_subsample: false, chroma_subsample: 2 }));
+}
 
 /** RGBA pixels by jSquash's decoders: an independent reference for ours. */
 export async function referencePixels(bytes: Uint8Array, format: 'png' | 'webp'): Promise<Uint8ClampedArray> {

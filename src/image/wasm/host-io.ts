@@ -19,6 +19,7 @@ const ResizableArrayBuffer = ArrayBuffer as unknown as new (byteLength: number, 
 
 /** Address space reserved for one output; pages are committed only as the output grows. */
 const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
+/** The buffer grows in place (nothing is copied) by this much, so it stays close to the output. */
 const GROWTH_BYTES = 1024 * 1024;
 
 /**
@@ -34,13 +35,10 @@ export class HostIo {
   peakOutputBytes = 0;
   exports?: EngineExports;
 
-  /** `outputHint` sizes the buffer's first pages; it grows in place past them. */
-  start(input: Uint8Array, outputHint: number): void {
+  start(input: Uint8Array): void {
     this.input = input;
     this.position = 0;
-    this.output = new ResizableArrayBuffer(Math.min(MAX_OUTPUT_BYTES, Math.max(4096, Math.ceil(outputHint))), {
-      maxByteLength: MAX_OUTPUT_BYTES,
-    });
+    this.output = new ResizableArrayBuffer(GROWTH_BYTES, { maxByteLength: MAX_OUTPUT_BYTES });
     this.length = 0;
   }
 
@@ -96,7 +94,6 @@ export class HostIo {
     const needed = this.length + bytes.length;
     if (needed > this.output.byteLength) {
       if (needed > MAX_OUTPUT_BYTES) throw new EngineFailure(FAIL_MEMORY, 'the output is larger than the service returns');
-      // Growing in place copies nothing, so small steps keep the buffer close to the output.
       this.output.resize(Math.min(MAX_OUTPUT_BYTES, Math.max(needed, this.output.byteLength + GROWTH_BYTES)));
     }
     new Uint8Array(this.output).set(bytes, this.length);

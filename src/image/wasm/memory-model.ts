@@ -15,6 +15,10 @@ const COST = {
   coefficientBytes: 2,
   /** Adam7 PNG is assembled as a full RGBA8 frame before its rows can flow. */
   interlacedPngPerPixel: 4,
+  /** mozjpeg keeps the coefficients (3 B/px at 4:2:0) and more for trellis; measured. */
+  mozjpegPerPixel: 6,
+  /** mozjpeg encodes candidate scans into memory to pick the smallest. */
+  mozjpegScanTrialsPerOutputByte: 2,
   /** The compressed WebP is copied in whole; a lossy one is rarely over 1 B/px. */
   webpInputPerPixel: 1,
   /** Lossy WebP streams rows, but libwebp decodes an ALPH chunk into a whole plane. */
@@ -25,22 +29,22 @@ const COST = {
   webpEncodePerPixel: 1.7,
   /**
    * libwebp assembles the whole bitstream in memory before writing it, in bit writers that
-   * grow by doubling: up to 3 times the output while the last one is copied.
+   * grow by doubling: about twice the output.
    */
-  webpBitstreamPerOutputByte: 3,
+  webpBitstreamPerOutputByte: 2,
   webpAlphaPlanePerPixel: 1,
   /**
    * libwebp 1.2.4 compresses the alpha plane with its lossless encoder: ARGB copy, hash chain,
-   * backward references; 14 B/px in memory-and-codecs.md, up to 21 B/px measured here.
+   * backward references; 14 B/px in memory-and-codecs.md, up to 22 B/px measured here.
    */
-  webpAlphaEncodePerPixel: 21,
+  webpAlphaEncodePerPixel: 22,
   /** codecs/src/webp-alpha.c codes the plane in place; only its output is extra. */
   ownWebpAlphaEncodePerPixel: 0.25,
   /** Row buffers of the decoders, resampler and encoders, per pixel of width. */
   rowBytesPerColumn: 256,
 };
 
-/** Output size we plan the JS buffer for: typical photos, not the worst case. */
+/** Output size of a typical photo, not the worst case: the JS buffer grows in place to it. */
 export function expectedOutputBytes(header: ImageHeader, out: OutputSpec): number {
   const pixels = out.width * out.height;
   switch (out.format) {
@@ -48,8 +52,8 @@ export function expectedOutputBytes(header: ImageHeader, out: OutputSpec): numbe
       // Grainy phone photos at q80 reach 0.6 B/px.
       return pixels * (out.quality > 85 ? 1 : 0.6);
     case 'webp':
-      // Photos at q80 write 0.1 to 0.3 B/px, grainy ones up to 0.7.
-      return pixels * 0.5 * (out.quality > 85 ? 2 : 1);
+      // Photos at q80 write 0.1 to 0.3 B/px.
+      return pixels * 0.3 * (out.quality > 85 ? 2 : 1);
     case 'png':
       // Lossless photos keep 0.5 to 0.7 of their raw size; graphics far less.
       return pixels * (header.grey ? 1 : 3) * (header.hasAlpha ? 4 / 3 : 1) * 0.7;
@@ -83,23 +87,31 @@ function decodeBytes(header: ImageHeader): number {
 
 /** How the encoder is set up for a job; each choice trades memory for smaller files. */
 export interface EncoderPlan {
-  /** JPEG: progressive scans (smaller files, 3 B/px of output) rather than baseline. */
+  /** JPEG: mozjpeg (trellis, optimised scans: the smallest files) rather than libjpeg-turbo. */
+  mozjpeg: boolean;
+  /** JPEG with libjpeg-turbo: progressive scans (3 B/px of output) rather than baseline. */
   progressive: boolean;
   /** WebP with alpha: our in-place alpha coder rather than libwebp's 14 B/px lossless one. */
   ownWebpAlpha: boolean;
 }
 
+/** Plans from the smallest files to the leanest memory. */
+const PLANS: EncoderPlan[] = [
+  { mozjpeg: true, progressive: false, ownWebpAlpha: false },
+  { mozjpeg: false, progressive: true, ownWebpAlpha: false },
+  { mozjpeg: false, progressive: false, ownWebpAlpha: true },
+];
+
 /** The plan with the smallest files that fits the budget (or the leanest when none does). */
 export function planEncoder(header: ImageHeader, out: OutputSpec): EncoderPlan {
-  const best = { progressive: out.format === 'jpeg', ownWebpAlpha: false };
-  if (peakWith(header, out, best) <= ENGINE_BUDGET_BYTES) return best;
-  return { progressive: false, ownWebpAlpha: out.format === 'webp' && header.hasAlpha };
+  return PLANS.find((plan) => peakWith(header, out, plan) <= ENGINE_BUDGET_BYTES) ?? PLANS[PLANS.length - 1]!;
 }
 
 function encodeBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   const pixels = out.width * out.height;
   switch (out.format) {
     case 'jpeg':
+      if (plan.mozjpeg) return (out.width + 16) * (out.height + 16) * COST.mozjpegPerPixel + expectedOutputBytes(header, out) * COST.mozjpegScanTrialsPerOutputByte;
       return plan.progressive ? (out.width + 16) * (out.height + 16) * (header.grey ? 1 : 1.5) * COST.coefficientBytes : 0;
     case 'png':
       return 0;

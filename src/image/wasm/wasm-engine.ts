@@ -1,9 +1,9 @@
 import { ApiError } from '../../errors/api-error';
 import type { ImageEngine } from '../engine';
 import type { ImageHeader, OutputSpec } from '../types';
-import { FAIL_MEMORY, FAIL_UNSUPPORTED, FLAG_OWN_WEBP_ALPHA, FLAG_PROGRESSIVE, FORMAT_CODES, type EngineExports } from './abi';
+import { FAIL_MEMORY, FAIL_UNSUPPORTED, FLAG_MOZJPEG, FLAG_OWN_WEBP_ALPHA, FLAG_PROGRESSIVE, FORMAT_CODES, type EngineExports } from './abi';
 import { EngineFailure, HostIo } from './host-io';
-import { estimatePeakBytes, expectedOutputBytes, planEncoder } from './memory-model';
+import { type EncoderPlan, estimatePeakBytes, planEncoder } from './memory-model';
 
 /** An ImageEngine on codecs/dist/engine.wasm, with what tests and the bench need to look inside. */
 export interface WasmEngine extends ImageEngine {
@@ -20,7 +20,11 @@ export interface WasmEngine extends ImageEngine {
  * After any failure inside the module the instance is dropped: C code that threw out of a
  * codec leaves its allocations behind, so the next job starts from a fresh one.
  */
-export function createWasmEngine(module: WebAssembly.Module): WasmEngine {
+export function createWasmEngine(
+  module: WebAssembly.Module,
+  /** Tests pin the encoder (e.g. libjpeg-turbo, to compare with cjpeg); the service never does. */
+  plan: (header: ImageHeader, out: OutputSpec) => EncoderPlan = planEncoder,
+): WasmEngine {
   let live: { exports: EngineExports; io: HostIo } | undefined;
   let last = { wasmBytes: 0, outputBufferBytes: 0 };
 
@@ -34,21 +38,15 @@ export function createWasmEngine(module: WebAssembly.Module): WasmEngine {
     return live;
   }
 
-  function outputHint(input: Uint8Array, header: ImageHeader, out: OutputSpec): number {
-    const expected = expectedOutputBytes(header, out);
-    if (header.format !== 'png' || out.format !== 'png') return expected;
-    // A lossless re-encode is usually about as large as its input, per pixel kept.
-    return (input.length * 1.1 * out.width * out.height) / (header.width * header.height);
-  }
-
   return {
     estimatePeakBytes,
 
     async transcode(input, header, out) {
       const { exports, io } = instance();
-      const plan = planEncoder(header, out);
-      const flags = (plan.progressive ? FLAG_PROGRESSIVE : 0) | (plan.ownWebpAlpha ? FLAG_OWN_WEBP_ALPHA : 0);
-      io.start(input, outputHint(input, header, out));
+      const chosen = plan(header, out);
+      const flags =
+        (chosen.mozjpeg ? FLAG_MOZJPEG : 0) | (chosen.progressive ? FLAG_PROGRESSIVE : 0) | (chosen.ownWebpAlpha ? FLAG_OWN_WEBP_ALPHA : 0);
+      io.start(input);
       try {
         exports.transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], out.quality, out.width, out.height, flags);
         const output = io.finish();
