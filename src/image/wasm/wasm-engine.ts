@@ -11,8 +11,6 @@ export interface WasmEngine extends ImageEngine {
   memoryBytes(): number;
   /** What the last successful job used: WASM memory after it and the most output buffer bytes. */
   lastJob(): { wasmBytes: number; outputBufferBytes: number };
-  /** Drops the instance, as after an error; the next job makes a fresh one. */
-  reset(): void;
 }
 
 /**
@@ -68,8 +66,5 @@ export function createWasmEngine(
 
     memoryBytes: () => live?.exports.memory.buffer.byteLength ?? 0,
     lastJob: () => last,
-    reset() {
-      live = undefined;
-    },
   };
 }
