@@ -15,6 +15,7 @@ typedef struct encode_options {
   int quality;      /* 1..100 */
   int progressive;  /* JPEG: progressive scans (costs a full-frame coefficient buffer) */
   int own_webp_alpha; /* WebP: code alpha with webp-alpha.c (no 14 B/px lossless encoder) */
+  int webp_low_memory; /* WebP: no whole-image token buffer, about 3 times slower */
 } encode_options;
 
 /* What a first pass over the output rows found, so PNG can pick its smallest colour type. */

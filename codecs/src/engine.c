@@ -15,7 +15,8 @@ enum flags {
   FLAG_PROGRESSIVE = 1, /* JPEG output: progressive scans */
   FLAG_MITCHELL = 2,    /* resample with Mitchell instead of Lanczos3 */
   FLAG_OWN_WEBP_ALPHA = 4, /* WebP output: our alpha encoder, for images too big for libwebp's */
-  FLAG_MOZJPEG = 8         /* JPEG output: mozjpeg instead of libjpeg-turbo */
+  FLAG_MOZJPEG = 8,        /* JPEG output: mozjpeg instead of libjpeg-turbo */
+  FLAG_WEBP_LOW_MEMORY = 16 /* WebP output: libwebp's low_memory mode */
 };
 
 typedef struct {
@@ -70,8 +71,9 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
            .out_format = out_format,
            .flags = flags,
            .options = {.quality = quality,
-                       .progressive = flags & FLAG_PROGRESSIVE,
-                       .own_webp_alpha = flags & FLAG_OWN_WEBP_ALPHA}};
+                       .progressive = !!(flags & FLAG_PROGRESSIVE),
+                       .own_webp_alpha = !!(flags & FLAG_OWN_WEBP_ALPHA),
+                       .webp_low_memory = !!(flags & FLAG_WEBP_LOW_MEMORY)}};
   webp_use_simd();
   png_stats stats;
   if (out_format == FORMAT_PNG) {

@@ -20,7 +20,7 @@ export function freshEngine(plan?: (header: ImageHeader, out: OutputSpec) => Enc
 }
 
 /** libjpeg-turbo with progressive scans, whatever the size: the encoder cjpeg has. */
-export const LIBJPEG_TURBO_PLAN = (): EncoderPlan => ({ mozjpeg: false, progressive: true, ownWebpAlpha: false });
+export const LIBJPEG_TURBO_PLAN = (): EncoderPlan => ({ mozjpeg: false, progressive: true, ownWebpAlpha: false, webpLowMemory: false });
 
 /** Transcodes a fixture of test/fixtures/engine; size defaults to the input's. */
 export async function transcodeFixture(

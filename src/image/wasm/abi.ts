@@ -7,6 +7,7 @@ export const FLAG_PROGRESSIVE = 1;
 export const FLAG_MITCHELL = 2;
 export const FLAG_OWN_WEBP_ALPHA = 4;
 export const FLAG_MOZJPEG = 8;
+export const FLAG_WEBP_LOW_MEMORY = 16;
 
 /** `kind` of the `fail` import, from codecs/src/host.h. */
 export const FAIL_UNSUPPORTED = 1;

@@ -1,7 +1,16 @@
 import { ApiError } from '../../errors/api-error';
 import type { ImageEngine } from '../engine';
 import type { ImageHeader, OutputSpec } from '../types';
-import { FAIL_MEMORY, FAIL_UNSUPPORTED, FLAG_MOZJPEG, FLAG_OWN_WEBP_ALPHA, FLAG_PROGRESSIVE, FORMAT_CODES, type EngineExports } from './abi';
+import {
+  FAIL_MEMORY,
+  FAIL_UNSUPPORTED,
+  FLAG_MOZJPEG,
+  FLAG_OWN_WEBP_ALPHA,
+  FLAG_PROGRESSIVE,
+  FLAG_WEBP_LOW_MEMORY,
+  FORMAT_CODES,
+  type EngineExports,
+} from './abi';
 import { EngineFailure, HostIo } from './host-io';
 import { type EncoderPlan, estimatePeakBytes, planEncoder } from './memory-model';
 
@@ -43,7 +52,10 @@ export function createWasmEngine(
       const { exports, io } = instance();
       const chosen = plan(header, out);
       const flags =
-        (chosen.mozjpeg ? FLAG_MOZJPEG : 0) | (chosen.progressive ? FLAG_PROGRESSIVE : 0) | (chosen.ownWebpAlpha ? FLAG_OWN_WEBP_ALPHA : 0);
+        (chosen.mozjpeg ? FLAG_MOZJPEG : 0) |
+        (chosen.progressive ? FLAG_PROGRESSIVE : 0) |
+        (chosen.ownWebpAlpha ? FLAG_OWN_WEBP_ALPHA : 0) |
+        (chosen.webpLowMemory ? FLAG_WEBP_LOW_MEMORY : 0);
       io.start(input);
       try {
         exports.transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], out.quality, out.width, out.height, flags);
