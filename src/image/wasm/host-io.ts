@@ -31,7 +31,7 @@ export class HostIo {
   private position = 0;
   private output = new ResizableArrayBuffer(0, { maxByteLength: 0 });
   private length = 0;
-  /** The output buffer's size at the end of the job: what JS held for the output. */
+  /** What JS held for the output at its most: the grown buffer and the final copy. */
   peakOutputBytes = 0;
   exports?: EngineExports;
 
@@ -42,11 +42,13 @@ export class HostIo {
     this.length = 0;
   }
 
-  /** The output, in its buffer trimmed to size. */
+  /**
+   * The output in a fixed-length buffer: Web APIs (Response, crypto) refuse resizable ones,
+   * so it is copied once, at the end; both exist for that moment.
+   */
   finish(): Uint8Array {
-    this.peakOutputBytes = this.output.byteLength;
-    this.output.resize(this.length);
-    const out = new Uint8Array(this.output);
+    const out = new Uint8Array(this.output.slice(0, this.length));
+    this.peakOutputBytes = this.output.byteLength + out.byteLength;
     this.input = new Uint8Array(0);
     this.output = new ResizableArrayBuffer(0, { maxByteLength: 0 });
     return out;
