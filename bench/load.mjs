@@ -66,11 +66,12 @@ function makeJob(keys, set) {
     const form = multipart('image', pick(set.good.filter((f) => f.bytes.length < 300_000)));
     return { kind: 'demo', method: 'POST', path: '/v1/demo-compress', headers: { 'Content-Type': form.type, 'CF-Connecting-IP': `198.18.0.${Math.floor(random() * 20)}` }, body: form.body };
   }
-  if (r < 0.9) {
+  if (r < 0.85) {
     const form = multipart('file', pick(set.bad));
     return { kind: 'bad', method: 'POST', path: '/v1/compress', headers: { 'X-API-Key': pick(keys.business), 'Content-Type': form.type }, body: form.body };
   }
-  return { kind: 'usage', method: 'GET', path: '/v1/usage', headers: { 'X-API-Key': pick(keys.business) } };
+  // Usage calls land on the free key too, so its 60-a-minute window runs out and 429s are exercised.
+  return { kind: 'usage', method: 'GET', path: '/v1/usage', headers: { 'X-API-Key': random() < 0.7 ? keys.free : pick(keys.business) } };
 }
 
 function percentile(sorted, p) {
