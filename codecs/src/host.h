@@ -16,6 +16,9 @@ IMPORT("input_read") int host_input_read(uint8_t *dst, int len);
 IMPORT("input_size") int host_input_size(void);
 /* Starts the input again from its first byte, for a second decoding pass. */
 IMPORT("input_rewind") void host_input_rewind(void);
+/* Announces that the whole output will be exactly `total` bytes (WebP knows it before its
+ * first byte), so JS can hold it in one buffer of that size instead of growing one. */
+IMPORT("output_reserve") void host_output_reserve(int total);
 /* Appends len bytes to the output. */
 IMPORT("output_write") void host_output_write(const uint8_t *src, int len);
 /* Throws in JS with the message; never returns. */

@@ -31,16 +31,21 @@ typedef struct {
   size_t held;
 } alpha_wrapper;
 
+static uint32_t riff_size(const uint8_t *riff_header) {
+  const uint8_t *p = riff_header + 4;
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 static void put_le(uint8_t *p, uint32_t v, int bytes) {
   for (int i = 0; i < bytes; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
 static void write_extended_head(const alpha_wrapper *w) {
-  uint32_t riff = (uint32_t)w->head[4] | (uint32_t)w->head[5] << 8 | (uint32_t)w->head[6] << 16 | (uint32_t)w->head[7] << 24;
-  size_t alph_padded = w->alph_size + (w->alph_size & 1);
+  uint32_t riff = riff_size(w->head) + 18 + 8 + (uint32_t)(w->alph_size + (w->alph_size & 1));
   uint8_t head[12 + 18 + 8];
+  host_output_reserve((int)riff + 8);
   memcpy(head, "RIFF", 4);
-  put_le(head + 4, riff + 18 + 8 + (uint32_t)alph_padded, 4);
+  put_le(head + 4, riff, 4);
   memcpy(head + 8, "WEBPVP8X", 8);
   put_le(head + 16, 10, 4);
   head[20] = 0x10; /* alpha */
@@ -69,8 +74,11 @@ static int write_with_alpha(const uint8_t *data, size_t size, const WebPPicture 
   return 1;
 }
 
+/* libwebp writes the 12-byte RIFF header, with the file's size, in its first call. */
 static int write_output(const uint8_t *data, size_t size, const WebPPicture *picture) {
-  (void)picture;
+  int *started = picture->custom_ptr;
+  if (!*started && size >= 8) host_output_reserve((int)riff_size(data) + 8);
+  *started = 1;
   host_output_write(data, (int)size);
   return 1;
 }
@@ -118,7 +126,9 @@ static void finish(encoder *self) {
    * (memory that grows with the output), with it encoding takes about 3 times as long. */
   config.quality = (float)e->quality;
   config.low_memory = e->low_memory;
+  int started = 0;
   e->picture.writer = write_output;
+  e->picture.custom_ptr = &started;
   alpha_wrapper wrapper = {0};
   if (e->own_alpha && WebPPictureHasTransparency(&e->picture)) {
     WebPCleanupTransparentArea(&e->picture);

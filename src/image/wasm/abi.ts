@@ -12,6 +12,7 @@ export const FLAG_WEBP_LOW_MEMORY = 16;
 /** `kind` of the `fail` import, from codecs/src/host.h. */
 export const FAIL_UNSUPPORTED = 1;
 export const FAIL_MEMORY = 2;
+export const FAIL_INTERNAL = 3;
 
 export interface EngineExports {
   memory: WebAssembly.Memory;

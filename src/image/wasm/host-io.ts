@@ -1,4 +1,4 @@
-import { FAIL_MEMORY, type EngineExports } from './abi';
+import { FAIL_INTERNAL, FAIL_MEMORY, type EngineExports } from './abi';
 
 /** What C reported through the `fail` import; thrown out of the WASM call. */
 export class EngineFailure extends Error {
@@ -29,7 +29,9 @@ const GROWTH_BYTES = 1024 * 1024;
 export class HostIo {
   private input: Uint8Array = new Uint8Array(0);
   private position = 0;
-  private output = new ResizableArrayBuffer(0, { maxByteLength: 0 });
+  private output: ArrayBuffer = new ResizableArrayBuffer(0, { maxByteLength: 0 });
+  /** The module announced the output's exact size: `output` is a fixed buffer of that size. */
+  private reserved = false;
   private length = 0;
   /** What JS held for the output at its most: the grown buffer and the final copy. */
   peakOutputBytes = 0;
@@ -39,16 +41,18 @@ export class HostIo {
     this.input = input;
     this.position = 0;
     this.output = new ResizableArrayBuffer(GROWTH_BYTES, { maxByteLength: MAX_OUTPUT_BYTES });
+    this.reserved = false;
     this.length = 0;
   }
 
   /**
    * The output in a fixed-length buffer: Web APIs (Response, crypto) refuse resizable ones,
-   * so it is copied once, at the end; both exist for that moment.
+   * so a grown output is copied once, at the end; both exist for that moment.
    */
   finish(): Uint8Array {
-    const out = new Uint8Array(this.output.slice(0, this.length));
-    this.peakOutputBytes = this.output.byteLength + out.byteLength;
+    const exact = this.reserved && this.length === this.output.byteLength;
+    const out = exact ? new Uint8Array(this.output) : new Uint8Array(this.output.slice(0, this.length));
+    this.peakOutputBytes = exact ? out.byteLength : this.output.byteLength + out.byteLength;
     this.input = new Uint8Array(0);
     this.output = new ResizableArrayBuffer(0, { maxByteLength: 0 });
     return out;
@@ -68,6 +72,11 @@ export class HostIo {
         input_rewind: () => {
           this.position = 0;
         },
+        output_reserve: (total: number) => {
+          if (this.length > 0 || total > MAX_OUTPUT_BYTES) return;
+          this.output = new ArrayBuffer(total);
+          this.reserved = true;
+        },
         output_write: (ptr: number, len: number) => this.append(memory().subarray(ptr, ptr + len)),
         fail: (kind: number, ptr: number, len: number) => {
           throw new EngineFailure(kind, new TextDecoder().decode(memory().subarray(ptr, ptr + len)));
@@ -86,7 +95,7 @@ export class HostIo {
         fd_close: () => 8,
         fd_seek: () => 8,
         proc_exit: (code: number) => {
-          throw new EngineFailure(3, `the codec module aborted (${code})`);
+          throw new EngineFailure(FAIL_INTERNAL, `the codec module aborted (${code})`);
         },
       },
     };
@@ -95,8 +104,9 @@ export class HostIo {
   private append(bytes: Uint8Array): void {
     const needed = this.length + bytes.length;
     if (needed > this.output.byteLength) {
+      if (this.reserved) throw new EngineFailure(FAIL_INTERNAL, 'the output is larger than announced');
       if (needed > MAX_OUTPUT_BYTES) throw new EngineFailure(FAIL_MEMORY, 'the output is larger than the service returns');
-      this.output.resize(Math.min(MAX_OUTPUT_BYTES, Math.max(needed, this.output.byteLength + GROWTH_BYTES)));
+      (this.output as ResizableArrayBuffer).resize(Math.min(MAX_OUTPUT_BYTES, Math.max(needed, this.output.byteLength + GROWTH_BYTES)));
     }
     new Uint8Array(this.output).set(bytes, this.length);
     this.length = needed;
