@@ -4,6 +4,7 @@
 #include "decode.h"
 #include "encode.h"
 #include "host.h"
+#include "orient.h"
 #include "resample.h"
 #include "webp-simd.h"
 
@@ -18,6 +19,8 @@ enum flags {
   FLAG_MOZJPEG = 8,        /* JPEG output: mozjpeg instead of libjpeg-turbo */
   FLAG_WEBP_LOW_MEMORY = 16 /* WebP output: libwebp's low_memory mode */
 };
+/* Bits 8 to 11 of flags: the EXIF orientation (1 to 8) to apply; 0 means 1. */
+#define ORIENTATION_SHIFT 8
 
 typedef struct {
   decode_target base;
@@ -28,10 +31,13 @@ typedef struct {
   row_sink *stats_sink;
   encoder *encoder;
   resampler *resampler;
+  int orientation;
+  orienter *orienter;
 } job;
 
 static row_sink *begin(decode_target *target, int width, int height, int channels) {
   job *j = (job *)target;
+  /* want_w x want_h is the output as stored; the encoder gets it as displayed. */
   int out_w = target->want_w, out_h = target->want_h;
   /* The header the job was planned from said otherwise: refuse rather than enlarge. */
   if (out_w > width || out_h > height) host_fail(FAIL_UNSUPPORTED, "the image data does not match its header");
@@ -39,14 +45,22 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
   if (j->stats) {
     sink = j->stats_sink = png_stats_sink(j->stats, out_w, channels);
   } else {
+    int swap = orientation_swaps_axes(j->orientation);
+    int shown_w = swap ? out_h : out_w, shown_h = swap ? out_w : out_h;
     switch (j->out_format) {
       case FORMAT_JPEG:
-        j->encoder = (j->flags & FLAG_MOZJPEG ? mozjpeg_encoder_new : jpeg_encoder_new)(out_w, out_h, channels, &j->options);
+        j->encoder = (j->flags & FLAG_MOZJPEG ? mozjpeg_encoder_new : jpeg_encoder_new)(shown_w, shown_h, channels, &j->options);
         break;
-      case FORMAT_WEBP: j->encoder = webp_encoder_new(out_w, out_h, channels, &j->options); break;
-      default: j->encoder = png_encoder_new(out_w, out_h, channels, j->stats_for_png);
+      case FORMAT_WEBP: j->encoder = webp_encoder_new(shown_w, shown_h, channels, &j->options); break;
+      default: j->encoder = png_encoder_new(shown_w, shown_h, channels, j->stats_for_png);
     }
     sink = &j->encoder->sink;
+    /* After the resampler, so a frame buffered to rotate is at output size. The stats pass
+     * only counts colours, which orientation does not change. */
+    if (j->orientation > 1) {
+      j->orienter = orienter_new(j->orientation, out_w, out_h, channels, sink);
+      sink = orienter_sink(j->orienter);
+    }
   }
   if (out_w == width && out_h == height) return sink;
   enum resample_filter filter = j->flags & FLAG_MITCHELL ? FILTER_MITCHELL : FILTER_LANCZOS3;
@@ -63,11 +77,17 @@ static void run(job *j, int in_format) {
   }
   resampler_free(j->resampler);
   j->resampler = NULL;
+  orienter_free(j->orienter);
+  j->orienter = NULL;
 }
 
+/* out_w x out_h is the size as displayed, after orientation. */
 EXPORT("transcode")
 void transcode(int in_format, int out_format, int quality, int out_w, int out_h, int flags) {
-  job j = {.base = {.begin = begin, .want_w = out_w, .want_h = out_h},
+  int orientation = (flags >> ORIENTATION_SHIFT) & 15;
+  int swap = orientation_swaps_axes(orientation);
+  job j = {.base = {.begin = begin, .want_w = swap ? out_h : out_w, .want_h = swap ? out_w : out_h},
+           .orientation = orientation,
            .out_format = out_format,
            .flags = flags,
            .options = {.quality = quality,

@@ -7,6 +7,7 @@ import { checkBudget } from './steps/check-budget';
 import { chooseFormats, type RequestedFormat } from './steps/choose-formats';
 import { fitSize } from './steps/fit-size';
 import { neverLarger } from './steps/never-larger';
+import { orient } from './steps/orient';
 import { refuseAnimation } from './steps/refuse-animation';
 import { refuseIncomplete } from './steps/refuse-incomplete';
 import type { ImageFormat, OutputSpec } from './types';
@@ -21,7 +22,7 @@ export interface CompressRequest {
 }
 
 /** What was done to the image, for the X-Compression-Notes header (documented in the README). */
-export type CompressionNote = 'resized' | 'converted' | 'alpha-flattened' | 'icc-kept' | 'original-returned';
+export type CompressionNote = 'orientation-applied' | 'resized' | 'converted' | 'alpha-flattened' | 'icc-kept' | 'original-returned';
 
 export interface CompressResult {
   bytes: Uint8Array;
@@ -31,18 +32,20 @@ export interface CompressResult {
 
 /**
  * The image path, as an ordered list of small steps: read the header (no decode), refuse what cannot
- * be done, fit the size, choose formats, check the memory budget of every job before any runs (a bomb
- * is named as one even when truncated), refuse truncated data, then transcode one job at a time, carry
+ * be done, read the EXIF orientation, fit the size as displayed, choose formats, check the memory
+ * budget of every job before any runs (a bomb is named as one even when truncated), refuse truncated data, then transcode one job at a time, carry
  * the colour profile over, and keep the smallest acceptable result.
  */
 export async function compressImage(input: Uint8Array, request: CompressRequest): Promise<CompressResult> {
   const header = readHeader(input);
   refuseAnimation(header);
-  const size = fitSize(header.width, header.height, request.maxWidth, request.maxHeight);
+  const { orientation, ...displayed } = orient(input, header);
+  const size = fitSize(displayed.width, displayed.height, request.maxWidth, request.maxHeight);
   const specs: OutputSpec[] = chooseFormats(header.format, request.format, request.acceptsWebp).map((format) => ({
     format,
     quality: request.quality,
     ...size,
+    orientation,
   }));
   for (const spec of specs) checkBudget(engine, header, spec);
   refuseIncomplete(header);
@@ -54,7 +57,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     return encoded;
   });
 
-  const resized = size.width !== header.width || size.height !== header.height;
+  const resized = size.width !== displayed.width || size.height !== displayed.height;
   const [first, ...alternatives] = specs.map((spec, i) => ({ spec, ...candidates[i]! }));
   let best = { ...first!, originalReturned: false };
   const fallback = neverLarger(input, header.format, best.bytes, resized || best.spec.format !== header.format);
@@ -66,6 +69,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const notes: CompressionNote[] = [];
   if (best.originalReturned) notes.push('original-returned');
   else {
+    if (orientation !== 1) notes.push('orientation-applied');
     if (resized) notes.push('resized');
     if (best.spec.format !== header.format) notes.push('converted');
     if (header.hasAlpha && best.spec.format === 'jpeg') notes.push('alpha-flattened');

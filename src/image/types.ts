@@ -46,7 +46,12 @@ export interface OutputSpec {
   format: ImageFormat;
   /** 1 to 100, the service's one quality scale. */
   quality: number;
-  /** Target size in pixels, already fitted to maxWidth/maxHeight and never larger than the input. */
+  /**
+   * Target size in pixels as displayed (after orientation), already fitted to maxWidth/maxHeight and
+   * never larger than the input.
+   */
   width: number;
   height: number;
+  /** EXIF orientation (1 to 8) the engine applies to the pixels; absent means 1, as stored. */
+  orientation?: number;
 }

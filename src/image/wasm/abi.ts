@@ -8,6 +8,8 @@ export const FLAG_MITCHELL = 2;
 export const FLAG_OWN_WEBP_ALPHA = 4;
 export const FLAG_MOZJPEG = 8;
 export const FLAG_WEBP_LOW_MEMORY = 16;
+/** Bits 8 to 11 of the flags: the EXIF orientation to apply (codecs/src/orient.h). */
+export const ORIENTATION_SHIFT = 8;
 
 /** `kind` of the `fail` import, from codecs/src/host.h. */
 export const FAIL_UNSUPPORTED = 1;

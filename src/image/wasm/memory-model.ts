@@ -45,6 +45,8 @@ const COST = {
   webpAlphaEncodePerPixel: 22,
   /** codecs/src/webp-alpha.c codes the plane in place; only its output is extra. */
   ownWebpAlphaEncodePerPixel: 0.25,
+  /** Orientations 3 to 8 hold the output frame (codecs/src/orient.c): 1 B per channel. */
+  orientationFrameBytesPerSample: 1,
   /** Row buffers of the decoders, resampler and encoders, per pixel of width. */
   rowBytesPerColumn: 256,
 };
@@ -133,9 +135,16 @@ function encodeBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): n
   }
 }
 
+/** Rotating or flipping vertically (orientations 3 to 8) needs the whole output frame; 2 mirrors rows. */
+function orientBytes(header: ImageHeader, out: OutputSpec): number {
+  if ((out.orientation ?? 1) <= 2) return 0;
+  const channels = (header.grey ? 1 : 3) + (header.hasAlpha ? 1 : 0);
+  return out.width * out.height * channels * COST.orientationFrameBytesPerSample;
+}
+
 function peakWith(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   const rows = Math.max(header.width, out.width) * COST.rowBytesPerColumn;
-  const wasm = BASE_BYTES + rows + decodeBytes(header) + encodeBytes(header, out, plan);
+  const wasm = BASE_BYTES + rows + decodeBytes(header) + encodeBytes(header, out, plan) + orientBytes(header, out);
   // JPEG and PNG output grows in place in JS, then is copied once into a fixed-length buffer;
   // WebP announces its size first and is written straight into one.
   return wasm + (out.format === 'webp' ? 1 : 2) * expectedOutputBytes(header, out);

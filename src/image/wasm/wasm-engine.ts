@@ -9,6 +9,7 @@ import {
   FLAG_PROGRESSIVE,
   FLAG_WEBP_LOW_MEMORY,
   FORMAT_CODES,
+  ORIENTATION_SHIFT,
   type EngineExports,
 } from './abi';
 import { EngineFailure, HostIo } from './host-io';
@@ -55,7 +56,8 @@ export function createWasmEngine(
         (chosen.mozjpeg ? FLAG_MOZJPEG : 0) |
         (chosen.progressive ? FLAG_PROGRESSIVE : 0) |
         (chosen.ownWebpAlpha ? FLAG_OWN_WEBP_ALPHA : 0) |
-        (chosen.webpLowMemory ? FLAG_WEBP_LOW_MEMORY : 0);
+        (chosen.webpLowMemory ? FLAG_WEBP_LOW_MEMORY : 0) |
+        ((out.orientation ?? 1) << ORIENTATION_SHIFT);
       io.start(input);
       try {
         exports.transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], out.quality, out.width, out.height, flags);
