@@ -5,6 +5,7 @@
 #include "encode.h"
 #include "host.h"
 #include "orient.h"
+#include "quantize.h"
 #include "resample.h"
 #include "webp-simd.h"
 
@@ -33,6 +34,7 @@ typedef struct {
   resampler *resampler;
   int orientation;
   orienter *orienter;
+  quantizer *quantizer; /* lossy PNG: set on the stats pass, used on the write pass if chosen */
 } job;
 
 static row_sink *begin(decode_target *target, int width, int height, int channels) {
@@ -44,6 +46,7 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
   row_sink *sink;
   if (j->stats) {
     sink = j->stats_sink = png_stats_sink(j->stats, out_w, channels);
+    if (j->quantizer) sink = quantizer_histogram_sink(j->quantizer, out_w, channels, sink);
   } else {
     int swap = orientation_swaps_axes(j->orientation);
     int shown_w = swap ? out_h : out_w, shown_h = swap ? out_w : out_h;
@@ -52,9 +55,10 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
         j->encoder = (j->flags & FLAG_MOZJPEG ? mozjpeg_encoder_new : jpeg_encoder_new)(shown_w, shown_h, channels, &j->options);
         break;
       case FORMAT_WEBP: j->encoder = webp_encoder_new(shown_w, shown_h, channels, &j->options); break;
-      default: j->encoder = png_encoder_new(shown_w, shown_h, channels, j->stats_for_png);
+      default: j->encoder = png_encoder_new(shown_w, shown_h, j->quantizer ? 4 : channels, j->stats_for_png);
     }
     sink = &j->encoder->sink;
+    if (j->quantizer) sink = quantizer_dither_sink(j->quantizer, shown_w, channels, quantize_dither(j->options.quality), sink);
     /* After the resampler, so a frame buffered to rotate is at output size. The stats pass
      * only counts colours, which orientation does not change. */
     if (j->orientation > 1) {
@@ -99,12 +103,17 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
   if (out_format == FORMAT_PNG) {
     /* PNG picks its colour type from the pixels: one pass to look, one to write. */
     j.stats = &stats;
+    if (quality < 100) j.quantizer = quantizer_new();
     run(&j, in_format);
     free(j.stats_sink);
     j.stats = NULL;
     j.stats_for_png = &stats;
+    /* Images with a palette's worth of colours or fewer stay exact. */
+    if (j.quantizer && stats.palette_size > 256) quantizer_choose(j.quantizer, quantize_colours(quality), &stats);
+    else quantizer_free(j.quantizer), j.quantizer = NULL;
     host_input_rewind();
   }
   run(&j, in_format);
   j.encoder->finish(j.encoder);
+  quantizer_free(j.quantizer);
 }

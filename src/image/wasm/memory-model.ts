@@ -45,6 +45,11 @@ const COST = {
   webpAlphaEncodePerPixel: 22,
   /** codecs/src/webp-alpha.c codes the plane in place; only its output is extra. */
   ownWebpAlphaEncodePerPixel: 0.25,
+  /**
+   * Lossy PNG (codecs/src/quantize.c): a 2^18-bucket colour histogram of 20 B each on the first pass,
+   * a 2^18 nearest-colour cache of 2 B on the second.
+   */
+  lossyPngBytes: 5 * MiB + 0.5 * MiB,
   /** Orientations 3 to 8 hold the output frame (codecs/src/orient.c): 1 B per channel. */
   orientationFrameBytesPerSample: 1,
   /** Row buffers of the decoders, resampler and encoders, per pixel of width. */
@@ -124,7 +129,7 @@ function encodeBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): n
       if (plan.mozjpeg) return blocks * COST.mozjpegPerPixel + expectedOutputBytes(header, out) * COST.mozjpegScanTrialsPerOutputByte;
       return plan.progressive ? blocks * (header.grey ? 1 : 1.5) * COST.coefficientBytes : 0;
     case 'png':
-      return 0;
+      return out.quality < 100 ? COST.lossyPngBytes : 0;
     case 'webp': {
       const tokens = plan.webpLowMemory ? 0 : pixels * COST.webpTokensPerPixel;
       const buffered = expectedOutputBytes(header, out) * COST.webpBitstreamPerOutputByte + tokens;

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { readHeader } from '../../src/image/header/read-header';
+import { fixture } from '../helpers/fixtures';
+import { freshEngine, maxDifference, referencePixels } from './helpers';
+import { syntheticPng } from './synthetic-png';
+
+const engine = freshEngine();
+
+async function toPng(input: Uint8Array, quality: number): Promise<Uint8Array> {
+  const header = readHeader(input);
+  return engine.transcode(input, header, { format: 'png', quality, width: header.width, height: header.height });
+}
+
+/** Mean absolute difference per sample of two RGBA buffers. */
+function meanError(a: Uint8ClampedArray, b: Uint8ClampedArray): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
+  return sum / a.length;
+}
+
+describe('wasm engine: lossy PNG (quality < 100)', () => {
+  it('quantises a photo to a dithered palette, far smaller than lossless and close to it', async () => {
+    const input = await fixture('api/chelsea.png'); // 451x300 photo, tens of thousands of colours
+    const lossless = await toPng(input, 100);
+    const lossy = await toPng(input, 75);
+    expect(readHeader(lossless).colorType).toBe(2);
+    expect(readHeader(lossy)).toMatchObject({ colorType: 3, width: 451, height: 300, hasAlpha: false });
+    expect(lossy.length).toBeLessThan(lossless.length * 0.5);
+    const original = await referencePixels(input, 'png');
+    const pixels = await referencePixels(lossy, 'png');
+    expect(meanError(pixels, original)).toBeLessThan(4);
+    // Opaque stays opaque: no tRNS, every alpha 255.
+    expect(pixels.every((v, i) => i % 4 !== 3 || v === 255)).toBe(true);
+  });
+
+  it('gives fewer colours and fewer bytes as quality falls', async () => {
+    const input = await fixture('api/chelsea.png');
+    const sizes = [];
+    for (const quality of [90, 70, 50, 30]) sizes.push((await toPng(input, quality)).length);
+    expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+  });
+
+  it('keeps an image of 256 colours or fewer exact', async () => {
+    const input = await fixture('engine/pngsuite/basn3p08.png'); // palette of 256
+    const out = await toPng(input, 40);
+    expect(maxDifference(await referencePixels(out, 'png'), await referencePixels(input, 'png'))).toBe(0);
+  });
+
+  it('quantises alpha too: transparent stays transparent, translucent stays close', async () => {
+    const input = syntheticPng(300, 200, true); // alpha 0 at the left edge rising to the right
+    const out = await toPng(input, 75);
+    expect(readHeader(out).colorType).toBe(3);
+    const original = await referencePixels(input, 'png');
+    const pixels = await referencePixels(out, 'png');
+    let alphaError = 0;
+    for (let i = 3; i < pixels.length; i += 4) {
+      if (original[i] === 0) expect(pixels[i]).toBe(0);
+      alphaError += Math.abs(pixels[i]! - original[i]!);
+    }
+    expect(alphaError / (pixels.length / 4)).toBeLessThan(6);
+  });
+});
