@@ -45,6 +45,19 @@ describe('hostile and unsupported input', () => {
     expect(body.message).toContain('16000x16000');
   });
 
+  it('a bomb is refused even with a small maxWidth, when rows would stream: the pixel cap bounds the CPU', async () => {
+    const { key } = await createKey('business');
+    const response = await call('/v1/compress', {
+      method: 'POST',
+      headers: { 'X-API-Key': key },
+      body: form('file', await fixture('bad/jpeg-bomb-header-65000x65000.jpg'), { maxWidth: '100' }),
+    });
+    expect(response.status).toBe(413);
+    const body = await errorBody(response);
+    expect(body.error).toBe('image_too_large');
+    expect(body.message).toMatch(/65000x65000.*the limit is 100 MP/);
+  });
+
   it('the demo refuses the same files with the same codes', async () => {
     let ip = 0;
     for (const name of ['unsupported.gif', 'png-truncated.png', 'jpeg-bomb-header-65000x65000.jpg']) {
