@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,12 +36,33 @@ static int channels_of(const struct spng_ihdr *ihdr, int has_trns) {
   return (grey ? 1 : 3) + (alpha ? 1 : 0);
 }
 
+/* A PNG with gAMA but neither sRGB nor iCCP (which override it: PNG 3rd edition 11.3.2.5)
+ * is shown by browsers as its samples raised to 1 / (gamma x 2.2), the sRGB display gamma.
+ * The output is untagged (sRGB), so that is done to the samples here; 1/2.2 (45455) is
+ * already sRGB-like and gives an identity table. cHRM is not applied: primaries other than
+ * sRGB's are rare without an ICC profile. Returns 0 when the samples stay as they are. */
+static int gamma_table(spng_ctx *ctx, uint8_t lut[256]) {
+  uint32_t gama;
+  uint8_t intent;
+  struct spng_iccp iccp;
+  if (spng_get_gama_int(ctx, &gama) || gama == 0) return 0;
+  if (spng_get_srgb(ctx, &intent) == 0 || spng_get_iccp(ctx, &iccp) == 0) return 0;
+  double exponent = 1.0 / (gama / 100000.0 * 2.2);
+  int identity = 1;
+  for (int i = 0; i < 256; i++) {
+    lut[i] = (uint8_t)(pow(i / 255.0, exponent) * 255.0 + 0.5);
+    identity &= lut[i] == i;
+  }
+  return !identity;
+}
+
 /* Decoding always yields RGBA8 (16-bit reduced, palette and tRNS expanded); this drops the
- * channels the image does not use. */
-static void pack(const uint8_t *rgba, uint8_t *dst, int width, int channels) {
+ * channels the image does not use and applies the gamma table, if any, to colour samples. */
+static void pack(uint8_t *rgba, uint8_t *dst, int width, int channels, const uint8_t *gamma) {
   for (int x = 0; x < width; x++) {
-    const uint8_t *s = rgba + 4 * x;
+    uint8_t *s = rgba + 4 * x;
     uint8_t *d = dst + channels * x;
+    if (gamma) s[0] = gamma[s[0]], s[1] = gamma[s[1]], s[2] = gamma[s[2]];
     switch (channels) {
       case 1: d[0] = s[0]; break;
       case 2: d[0] = s[0]; d[1] = s[3]; break;
@@ -62,6 +84,8 @@ void png_decode(decode_target *target) {
   int has_trns = spng_get_trns(ctx, &trns) == 0;
   int width = (int)ihdr.width, height = (int)ihdr.height;
   int channels = channels_of(&ihdr, has_trns);
+  uint8_t lut[256];
+  const uint8_t *gamma = gamma_table(ctx, lut) ? lut : NULL;
   size_t rgba_row = (size_t)width * 4;
   uint8_t *out = xmalloc((size_t)width * channels);
   row_sink *sink = target->begin(target, width, height, channels);
@@ -72,7 +96,7 @@ void png_decode(decode_target *target) {
     uint8_t *frame = xmalloc(size);
     check(spng_decode_image(ctx, frame, size, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS));
     for (int y = 0; y < height; y++) {
-      pack(frame + rgba_row * y, out, width, channels);
+      pack(frame + rgba_row * y, out, width, channels, gamma);
       sink->put(sink, out);
     }
     free(frame);
@@ -82,7 +106,7 @@ void png_decode(decode_target *target) {
     for (int y = 0; y < height; y++) {
       int code = spng_decode_row(ctx, row, rgba_row);
       if (code != 0 && !(code == SPNG_EOI && y == height - 1)) fail_spng(code);
-      pack(row, out, width, channels);
+      pack(row, out, width, channels, gamma);
       sink->put(sink, out);
     }
     free(row);
