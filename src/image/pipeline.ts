@@ -2,6 +2,7 @@ import { readIccProfile } from './container';
 import { engine } from './engine-instance';
 import { readHeader } from './header/read-header';
 import { runExclusive } from './job-queue';
+import { encoderQuality } from './quality-scale';
 import { carryIccProfile } from './steps/carry-icc';
 import { checkBudget } from './steps/check-budget';
 import { chooseFormats, type RequestedFormat } from './steps/choose-formats';
@@ -43,7 +44,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const size = fitSize(displayed.width, displayed.height, request.maxWidth, request.maxHeight);
   const specs: OutputSpec[] = chooseFormats(header.format, request.format, request.acceptsWebp).map((format) => ({
     format,
-    quality: request.quality,
+    quality: encoderQuality(format, request.quality),
     ...size,
     orientation,
   }));

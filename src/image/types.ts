@@ -44,7 +44,7 @@ export interface ImageHeader {
 /** What a job must produce: the pipeline has already resolved `auto` and the fitted size. */
 export interface OutputSpec {
   format: ImageFormat;
-  /** 1 to 100, the service's one quality scale. */
+  /** 1 to 100, the encoder's own quality (the pipeline maps the service's one scale onto it: quality-scale.ts). */
   quality: number;
   /**
    * Target size in pixels as displayed (after orientation), already fitted to maxWidth/maxHeight and

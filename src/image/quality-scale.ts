@@ -1,0 +1,44 @@
+import type { ImageFormat } from './types';
+
+/**
+ * One quality scale for every output format. The service's `quality` is mozjpeg's (the number users
+ * know); WebP and lossy PNG get the quality of their own encoder that gives about the same butteraugli
+ * distance. The tables are the median butteraugli 3-norm distances over the corpus photos measured by
+ * `npm run bench:quality` (docs/benchmarks.md, "Quality: one scale"): for each encoder, pairs of
+ * (encoder quality, distance), the distance falling as the quality rises.
+ */
+const DISTANCE: Record<ImageFormat, ReadonlyArray<readonly [number, number]>> = {
+  jpeg: [[30, 2.335], [40, 1.967], [50, 1.744], [60, 1.553], [70, 1.381], [80, 1.181], [85, 1.074], [90, 0.856], [95, 0.648]],
+  webp: [[30, 2.075], [40, 1.85], [50, 1.695], [60, 1.544], [70, 1.409], [80, 1.134], [85, 0.946], [90, 0.776], [95, 0.659]],
+  // Lossy PNG (codecs/src/quantize.c): 256 colours from 90 up, so 1.153 is as close as a palette gets.
+  png: [[30, 4.859], [40, 4.091], [50, 2.77], [60, 2.304], [65, 2.048], [70, 1.812], [75, 1.663], [80, 1.492], [85, 1.292], [90, 1.153]],
+};
+
+/** Linear interpolation of y at x along points sorted by x, clamped to the ends. */
+function along(points: ReadonlyArray<readonly [number, number]>, x: number): number {
+  const first = points[0]!;
+  const last = points[points.length - 1]!;
+  if (x <= first[0]) return first[1];
+  if (x >= last[0]) return last[1];
+  const i = points.findIndex(([px]) => px >= x);
+  const [x0, y0] = points[i - 1]!;
+  const [x1, y1] = points[i]!;
+  return y0 + ((y1 - y0) * (x - x0)) / (x1 - x0);
+}
+
+/** The encoder quality for the service quality; 100 stays 100 (lossless PNG, the finest JPEG/WebP). */
+export function encoderQuality(format: ImageFormat, quality: number): number {
+  if (quality >= 100 || format === 'jpeg') return quality;
+  const jpeg = DISTANCE.jpeg;
+  const [lowest, highest] = [jpeg[0]![0], jpeg[jpeg.length - 1]![0]];
+  // Outside the measured range the ends are stretched linearly: 1..30 onto 1..f(30), 95..100 onto f(95)..100.
+  if (quality < lowest) return Math.max(1, Math.round((quality * encoderQuality(format, lowest)) / lowest));
+  if (quality > highest) {
+    const top = encoderQuality(format, highest);
+    return Math.min(99, Math.round(top + ((100 - top) * (quality - highest)) / (100 - highest)));
+  }
+  const distance = along(jpeg, quality);
+  // The encoder's distances fall as its quality rises: interpolate the quality at this distance.
+  const inverse = DISTANCE[format].map(([q, d]) => [-d, q] as const);
+  return Math.min(99, Math.round(along(inverse, -distance)));
+}
