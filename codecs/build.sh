@@ -183,7 +183,7 @@ build_glue() {
   local s=$WORK/src
   mapfile -t files < <(ls "$HERE"/src/*.c | LC_ALL=C sort)
   compile glue -Wall -Wextra -Werror -Wno-missing-field-initializers -I"$WORK/gen/jpeg" \
-    -I"$s/libjpeg-turbo-2.1.5" -I"$s/libspng-0.7.3/spng" -I"$s/libwebp-1.2.4/src" -I"$s/libwebp-1.2.4" -DSPNG_STATIC -- "${files[@]}"
+    -I"$s/libjpeg-turbo-2.1.5" -I"$s/libspng-0.7.3/spng" -I"$s/zlib-1.2.13.dfsg" -I"$s/libwebp-1.2.4/src" -I"$s/libwebp-1.2.4" -DSPNG_STATIC -- "${files[@]}"
 }
 
 # 128 MiB is the isolate; memory beyond it would be a bug of the model, so malloc fails instead.

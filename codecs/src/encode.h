@@ -31,7 +31,18 @@ encoder *jpeg_encoder_new(int width, int height, int channels, const encode_opti
 /* mozjpeg: smaller files, 6 B/px of output held until the end. */
 encoder *mozjpeg_encoder_new(int width, int height, int channels, const encode_options *opt);
 encoder *webp_encoder_new(int width, int height, int channels, const encode_options *opt);
-encoder *png_encoder_new(int width, int height, int channels, const png_stats *stats);
+/* How the PNG encoder deflates: zlib strategy and libspng filter choice. Which is smallest
+ * depends on the image, so the engine counts several on small images (count != NULL: the
+ * encoder writes nothing and adds the bytes it would write to *count). NULL params: level 9
+ * (6 on big images), Z_FILTERED with adaptive filters, no filter for palettes. */
+typedef struct png_params {
+  int strategy;      /* Z_DEFAULT_STRATEGY, Z_FILTERED, Z_HUFFMAN_ONLY, Z_RLE */
+  int filter_choice; /* SPNG_FILTER_CHOICE_* */
+} png_params;
+
+encoder *png_encoder_new(int width, int height, int channels, const png_stats *stats, const png_params *params, long *count);
+/* Whether png_encoder_new will write a palette image for these stats (libspng then filters nothing). */
+int png_is_palette(const png_stats *stats);
 
 /* A sink that fills `stats` and writes nothing; release it with free(). */
 row_sink *png_stats_sink(png_stats *stats, int width, int channels);

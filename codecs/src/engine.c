@@ -7,7 +7,9 @@
 #include "orient.h"
 #include "quantize.h"
 #include "resample.h"
+#include "spng.h"
 #include "webp-simd.h"
+#include "zlib.h"
 
 #define EXPORT(name) __attribute__((export_name(name)))
 
@@ -29,6 +31,8 @@ typedef struct {
   encode_options options;
   png_stats *stats;   /* filled on the analysis pass of PNG output */
   const png_stats *stats_for_png; /* what that pass found, for the encoder */
+  const png_params *png_params; /* deflate settings chosen by trials, or NULL */
+  long *png_count;    /* a trial pass: the PNG encoder only counts its bytes here */
   row_sink *stats_sink;
   encoder *encoder;
   resampler *resampler;
@@ -55,7 +59,8 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
         j->encoder = (j->flags & FLAG_MOZJPEG ? mozjpeg_encoder_new : jpeg_encoder_new)(shown_w, shown_h, channels, &j->options);
         break;
       case FORMAT_WEBP: j->encoder = webp_encoder_new(shown_w, shown_h, channels, &j->options); break;
-      default: j->encoder = png_encoder_new(shown_w, shown_h, j->quantizer ? 4 : channels, j->stats_for_png);
+      default:
+        j->encoder = png_encoder_new(shown_w, shown_h, j->quantizer ? 4 : channels, j->stats_for_png, j->png_params, j->png_count);
     }
     sink = &j->encoder->sink;
     if (j->quantizer) sink = quantizer_dither_sink(j->quantizer, shown_w, channels, quantize_dither(j->options.quality), sink);
@@ -85,6 +90,32 @@ static void run(job *j, int in_format) {
   j->orienter = NULL;
 }
 
+/* Up to this many output pixels, lossless PNG counts the bytes of each zlib strategy
+ * (default, filtered, Huffman-only, RLE: optipng -o2's search; each wins on some image of
+ * the corpus) and writes the smallest. Each trial decodes and deflates the image again
+ * into a counter, at 1 to 4 s per MP in all (bench: about optipng -o2's own time); above
+ * this, one pass with the usual params. Trials without filters never won there. */
+#define PNG_TRIAL_PIXELS 1000000L
+
+static void choose_png_params(job *j, int in_format, png_params *best) {
+  static const int strategies[] = {Z_FILTERED, Z_DEFAULT_STRATEGY, Z_HUFFMAN_ONLY, Z_RLE};
+  /* libspng filters nothing in palette images whatever it is asked. */
+  int filter = png_is_palette(j->stats_for_png) ? SPNG_FILTER_CHOICE_NONE : SPNG_FILTER_CHOICE_ALL;
+  long best_size = -1;
+  for (size_t i = 0; i < sizeof strategies / sizeof *strategies; i++) {
+    png_params params = {.strategy = strategies[i], .filter_choice = filter};
+    long size = 0;
+    j->png_params = &params;
+    j->png_count = &size;
+    host_input_rewind();
+    run(j, in_format);
+    j->encoder->finish(j->encoder);
+    if (best_size < 0 || size < best_size) best_size = size, *best = params;
+  }
+  j->png_params = best;
+  j->png_count = NULL;
+}
+
 /* out_w x out_h is the size as displayed, after orientation. */
 EXPORT("transcode")
 void transcode(int in_format, int out_format, int quality, int out_w, int out_h, int flags) {
@@ -100,6 +131,7 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
                        .webp_low_memory = !!(flags & FLAG_WEBP_LOW_MEMORY)}};
   webp_use_simd();
   png_stats stats;
+  png_params params;
   if (out_format == FORMAT_PNG) {
     /* PNG picks its colour type from the pixels: one pass to look, one to write. */
     j.stats = &stats;
@@ -111,6 +143,8 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
     /* Images with a palette's worth of colours or fewer stay exact. */
     if (j.quantizer && stats.palette_size > 256) quantizer_choose(j.quantizer, quantize_colours(quality), &stats);
     else quantizer_free(j.quantizer), j.quantizer = NULL;
+    /* Lossless only: the quantiser's palette and dithering are not re-run per trial. */
+    if (!j.quantizer && (long)out_w * out_h <= PNG_TRIAL_PIXELS) choose_png_params(&j, in_format, &params);
     host_input_rewind();
   }
   run(&j, in_format);

@@ -5,11 +5,82 @@
 #include "host.h"
 #include "palette.h"
 #include "spng.h"
+#include "zlib.h"
 
 /* Lossless PNG: the smallest colour type the pixels allow (palette, grey, no alpha), zlib
  * level 9, and libspng's adaptive filter per row except for palettes, where no filter
- * compresses best. Lossy quantisation for quality < 100 is a later step that will hand
- * this encoder a palette. */
+ * compresses best, unless the engine chose other params from trial counts. */
+
+/* libspng cuts IDAT into 8 KiB chunks: 12 bytes of length, type and CRC each, 0.15 % of the
+ * file, which is all that separates it from optipng on big images. The output is re-chunked:
+ * IDAT data is gathered here and written as chunks of up to IDAT_MAX (1 MiB, counted by
+ * the memory model), every other chunk passes through. */
+#define IDAT_MAX (1 << 20)
+
+typedef struct {
+  long *count;       /* trial: only count the bytes */
+  int signature;     /* bytes of the PNG signature passed so far */
+  uint8_t head[8];   /* chunk length and type, as they arrive */
+  int head_len;
+  uint32_t data_left, crc_left; /* of the current chunk */
+  int idat;          /* the current chunk is IDAT */
+  uint8_t *buf;      /* IDAT data not yet written */
+  uint32_t buf_len;
+} png_output;
+
+static void put_u32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+}
+
+static void flush_idat(png_output *o) {
+  if (!o->buf_len) return;
+  uint8_t head[8], crc[4];
+  put_u32(head, o->buf_len);
+  memcpy(head + 4, "IDAT", 4);
+  put_u32(crc, (uint32_t)crc32(crc32(0, head + 4, 4), o->buf, o->buf_len));
+  host_output_write(head, 8);
+  host_output_write(o->buf, (int)o->buf_len);
+  host_output_write(crc, 4);
+  o->buf_len = 0;
+}
+
+static void output_bytes(png_output *o, const uint8_t *p, size_t n) {
+  if (o->signature < 8) {
+    size_t k = n < (size_t)(8 - o->signature) ? n : (size_t)(8 - o->signature);
+    host_output_write(p, (int)k);
+    o->signature += (int)k, p += k, n -= k;
+  }
+  while (n) {
+    if (!o->data_left && !o->crc_left) {
+      /* A chunk header: IDAT ones are dropped, the rest first flush the IDAT data before them. */
+      size_t k = n < (size_t)(8 - o->head_len) ? n : (size_t)(8 - o->head_len);
+      memcpy(o->head + o->head_len, p, k);
+      o->head_len += (int)k, p += k, n -= k;
+      if (o->head_len < 8) break;
+      o->head_len = 0;
+      o->data_left = (uint32_t)o->head[0] << 24 | o->head[1] << 16 | o->head[2] << 8 | o->head[3];
+      o->crc_left = 4;
+      o->idat = !memcmp(o->head + 4, "IDAT", 4);
+      if (!o->idat) flush_idat(o), host_output_write(o->head, 8);
+    } else if (o->data_left) {
+      size_t k = n < o->data_left ? n : o->data_left;
+      if (!o->idat) {
+        host_output_write(p, (int)k);
+      } else {
+        if (k > IDAT_MAX - o->buf_len) k = IDAT_MAX - o->buf_len;
+        memcpy(o->buf + o->buf_len, p, k);
+        o->buf_len += (uint32_t)k;
+        if (o->buf_len == IDAT_MAX) flush_idat(o);
+      }
+      o->data_left -= (uint32_t)k, p += k, n -= k;
+    } else {
+      size_t k = n < o->crc_left ? n : o->crc_left;
+      if (!o->idat) host_output_write(p, (int)k); /* flush_idat computes its own CRC */
+      o->crc_left -= (uint32_t)k, p += k, n -= k;
+    }
+  }
+}
+
 typedef struct {
   encoder base;
   spng_ctx *ctx;
@@ -18,14 +89,16 @@ typedef struct {
   int bit_depth;
   palette_map map; /* palette index of each colour when kind == KIND_PALETTE */
   uint8_t *row;
+  png_output out;
 } png_encoder;
 
 enum { KIND_GREY, KIND_GREY_ALPHA, KIND_RGB, KIND_RGBA, KIND_PALETTE };
 
 static int write_output(spng_ctx *ctx, void *user, void *src, size_t length) {
   (void)ctx;
-  (void)user;
-  host_output_write(src, (int)length);
+  png_output *o = user;
+  if (o->count) *o->count += (long)length;
+  else output_bytes(o, src, length);
   return 0;
 }
 
@@ -60,6 +133,7 @@ static void put_row(row_sink *self, const uint8_t *row) {
 static void finish(encoder *self) {
   png_encoder *e = (png_encoder *)self;
   spng_ctx_free(e->ctx);
+  free(e->out.buf);
   free(e->row);
   free(e);
 }
@@ -69,6 +143,10 @@ static int pick_kind(const png_stats *st) {
   if (st->palette_size <= 256) return KIND_PALETTE;
   if (st->grey) return KIND_GREY_ALPHA;
   return st->opaque ? KIND_RGB : KIND_RGBA;
+}
+
+int png_is_palette(const png_stats *st) {
+  return pick_kind(st) == KIND_PALETTE;
 }
 
 static int palette_depth(int size) {
@@ -98,7 +176,7 @@ static void set_palette(png_encoder *e, const png_stats *st) {
   if (trns.n_type3_entries) check(spng_set_trns(e->ctx, &trns));
 }
 
-encoder *png_encoder_new(int width, int height, int channels, const png_stats *st) {
+encoder *png_encoder_new(int width, int height, int channels, const png_stats *st, const png_params *params, long *count) {
   png_encoder *e = xcalloc(1, sizeof(png_encoder));
   e->base.sink.put = put_row;
   e->base.finish = finish;
@@ -110,7 +188,9 @@ encoder *png_encoder_new(int width, int height, int channels, const png_stats *s
   palette_map_init(&e->map);
   e->ctx = spng_ctx_new(SPNG_CTX_ENCODER);
   if (!e->ctx) host_fail(FAIL_MEMORY, "out of memory");
-  check(spng_set_png_stream(e->ctx, write_output, NULL));
+  e->out.count = count;
+  if (!count) e->out.buf = xmalloc(IDAT_MAX);
+  check(spng_set_png_stream(e->ctx, write_output, &e->out));
   static const uint8_t colour_types[] = {
       [KIND_GREY] = SPNG_COLOR_TYPE_GRAYSCALE, [KIND_GREY_ALPHA] = SPNG_COLOR_TYPE_GRAYSCALE_ALPHA,
       [KIND_RGB] = SPNG_COLOR_TYPE_TRUECOLOR, [KIND_RGBA] = SPNG_COLOR_TYPE_TRUECOLOR_ALPHA,
@@ -123,8 +203,13 @@ encoder *png_encoder_new(int width, int height, int channels, const png_stats *s
    * of CPU for a percent or two, so they get level 6. */
   int big = (long)width * height > 4500000L;
   check(spng_set_option(e->ctx, SPNG_IMG_COMPRESSION_LEVEL, big ? 6 : 9));
-  check(spng_set_option(e->ctx, SPNG_FILTER_CHOICE,
-                        e->kind == KIND_PALETTE ? SPNG_FILTER_CHOICE_NONE : SPNG_FILTER_CHOICE_ALL));
+  if (params) {
+    check(spng_set_option(e->ctx, SPNG_IMG_COMPRESSION_STRATEGY, params->strategy));
+    check(spng_set_option(e->ctx, SPNG_FILTER_CHOICE, params->filter_choice));
+  } else {
+    check(spng_set_option(e->ctx, SPNG_FILTER_CHOICE,
+                          e->kind == KIND_PALETTE ? SPNG_FILTER_CHOICE_NONE : SPNG_FILTER_CHOICE_ALL));
+  }
   check(spng_encode_image(e->ctx, NULL, 0, SPNG_FMT_PNG, SPNG_ENCODE_PROGRESSIVE | SPNG_ENCODE_FINALIZE));
   return &e->base;
 }

@@ -50,6 +50,12 @@ const COST = {
    * a 2^18 nearest-colour cache of 2 B on the second.
    */
   lossyPngBytes: 5 * MiB + 0.5 * MiB,
+  /**
+   * PNG output gathers IDAT data into chunks of up to 1 MiB (codecs/src/png-encode.c: libspng's
+   * 8 KiB ones cost 0.15 % of the file). The strategy trials of small images add nothing: each
+   * frees its encoder before the next.
+   */
+  pngIdatBufferBytes: 1 * MiB,
   /** Orientations 3 to 8 hold the output frame (codecs/src/orient.c): 1 B per channel. */
   orientationFrameBytesPerSample: 1,
   /** Row buffers of the decoders, resampler and encoders, per pixel of width. */
@@ -129,7 +135,7 @@ function encodeBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): n
       if (plan.mozjpeg) return blocks * COST.mozjpegPerPixel + expectedOutputBytes(header, out) * COST.mozjpegScanTrialsPerOutputByte;
       return plan.progressive ? blocks * (header.grey ? 1 : 1.5) * COST.coefficientBytes : 0;
     case 'png':
-      return out.quality < 100 ? COST.lossyPngBytes : 0;
+      return COST.pngIdatBufferBytes + (out.quality < 100 ? COST.lossyPngBytes : 0);
     case 'webp': {
       const tokens = plan.webpLowMemory ? 0 : pixels * COST.webpTokensPerPixel;
       const buffered = expectedOutputBytes(header, out) * COST.webpBitstreamPerOutputByte + tokens;
