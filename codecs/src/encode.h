@@ -18,10 +18,14 @@ typedef struct encode_options {
   int webp_low_memory; /* WebP: no whole-image token buffer, about 3 times slower */
 } encode_options;
 
+/* Alpha from which a pixel is written as opaque: no visible change, and PNG drops its alpha
+ * channel or tRNS entry when every pixel is at least this opaque. */
+#define NEAR_OPAQUE 254
+
 /* What a first pass over the output rows found, so PNG can pick its smallest colour type. */
 typedef struct png_stats {
   int channels;
-  int opaque;          /* every alpha sample is 255 */
+  int opaque;          /* every alpha sample is NEAR_OPAQUE or more */
   int grey;            /* every pixel has r == g == b */
   int palette_size;    /* distinct RGBA colours, or 257 when there are more than 256 */
   uint32_t palette[256]; /* the colours as 0xRRGGBBAA, in order of first appearance */

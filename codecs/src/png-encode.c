@@ -161,7 +161,7 @@ static void set_palette(png_encoder *e, const png_stats *st) {
   for (int pass = 0; pass < 2; pass++) {
     for (int i = 0; i < st->palette_size; i++) {
       uint32_t c = st->palette[i];
-      int opaque = (c & 0xff) == 0xff;
+      int opaque = (c & 0xff) >= NEAR_OPAQUE;
       if (opaque != pass) continue;
       plte.entries[n].red = (uint8_t)(c >> 24);
       plte.entries[n].green = (uint8_t)(c >> 16);

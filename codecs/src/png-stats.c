@@ -18,7 +18,8 @@ static void put_row(row_sink *self, const uint8_t *row) {
   int c = st->channels;
   for (int x = 0; x < s->width; x++) {
     uint32_t colour = pixel_rgba(row + x * c, c);
-    if ((colour & 0xff) != 0xff) st->opaque = 0;
+    /* Alpha 254 composited over anything moves a sample by at most one level: written as opaque. */
+    if ((colour & 0xff) < NEAR_OPAQUE) st->opaque = 0;
     if (c >= 3 && (colour >> 24 != ((colour >> 16) & 0xff) || colour >> 24 != ((colour >> 8) & 0xff)))
       st->grey = 0;
     if (st->palette_size <= 256 && palette_map_get(&s->map, colour) < 0) {

@@ -79,6 +79,7 @@ static void read_pixel(const uint8_t *s, int channels, int *r, int *g, int *b, i
   *g = channels >= 3 ? s[1] : s[0];
   *b = channels >= 3 ? s[2] : s[0];
   *a = channels == 2 ? s[1] : channels == 4 ? s[3] : 255;
+  if (*a >= NEAR_OPAQUE) *a = 255;
 }
 
 static void put_hist(row_sink *self, const uint8_t *row) {
