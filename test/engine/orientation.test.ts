@@ -4,7 +4,8 @@ import { compressImage } from '../../src/image/pipeline';
 import type { ImageFormat } from '../../src/image/types';
 import { estimatePeakBytes } from '../../src/image/wasm/memory-model';
 import { fixture } from '../helpers/fixtures';
-import { referenceJpegPixels, referencePixels } from './helpers';
+import { freshEngine, referenceJpegPixels, referencePixels } from './helpers';
+import { syntheticPng } from './synthetic-png';
 
 /**
  * test/fixtures/orientation: the corpus's exif-Landscape_0..8 and exif-Portrait_1/6/8 (the same photo
@@ -69,5 +70,18 @@ describe('EXIF orientation is applied to the pixels', () => {
     const stored = estimatePeakBytes(header, out);
     expect(estimatePeakBytes(header, { ...out, orientation: 2 })).toBe(stored); // mirrors row by row
     expect(estimatePeakBytes(header, { ...out, orientation: 6 })).toBe(stored + 450 * 300 * 3);
+  });
+
+  it('stays within the model when turning a 1.6 MP frame, for every output format', async () => {
+    const input = syntheticPng(1600, 1000, true);
+    const header = readHeader(input);
+    for (const format of FORMATS) {
+      const engine = freshEngine();
+      const out = { format, quality: 80, width: 1000, height: 1600, orientation: 6 };
+      const bytes = await engine.transcode(input, header, out);
+      expect(readHeader(bytes)).toMatchObject({ width: 1000, height: 1600 });
+      const { wasmBytes, outputBufferBytes } = engine.lastJob();
+      expect(estimatePeakBytes(header, out), format).toBeGreaterThanOrEqual(wasmBytes + outputBufferBytes);
+    }
   });
 });
