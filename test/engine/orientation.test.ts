@@ -3,6 +3,7 @@ import { readHeader } from '../../src/image/header/read-header';
 import { compressImage } from '../../src/image/pipeline';
 import type { ImageFormat } from '../../src/image/types';
 import { estimatePeakBytes } from '../../src/image/wasm/memory-model';
+import { contains, pngChunk, tiffWithGps, withChunks } from '../container/synth';
 import { fixture } from '../helpers/fixtures';
 import { freshEngine, referenceJpegPixels, referencePixels } from './helpers';
 import { syntheticPng } from './synthetic-png';
@@ -82,6 +83,16 @@ describe('EXIF orientation is applied to the pixels', () => {
       expect(readHeader(bytes)).toMatchObject({ width: 1000, height: 1600 });
       const { wasmBytes, outputBufferBytes } = engine.lastJob();
       expect(estimatePeakBytes(header, out), format).toBeGreaterThanOrEqual(wasmBytes + outputBufferBytes);
+    }
+  });
+
+  it("reads a PNG's eXIf orientation too, and writes no EXIF", async () => {
+    const input = withChunks(syntheticPng(60, 40, false), pngChunk('eXIf', tiffWithGps(8)));
+    for (const format of FORMATS) {
+      const result = await compressImage(input, { quality: 80, format, acceptsWebp: true });
+      expect(readHeader(result.bytes), format).toMatchObject({ width: 40, height: 60 });
+      expect(result.notes, format).toContain('orientation-applied');
+      for (const leak of ['Exif', 'eXIf', 'EXIF', 'SECRET-CAMERA']) expect(contains(result.bytes, leak), `${format}: ${leak}`).toBe(false);
     }
   });
 });
