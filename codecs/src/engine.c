@@ -116,6 +116,35 @@ static void choose_png_params(job *j, int in_format, png_params *best) {
   j->png_count = NULL;
 }
 
+/* Bytes of one PNG encoding of the job, counted rather than written. */
+static long count_png(job *j, int in_format) {
+  long size = 0;
+  j->png_count = &size;
+  host_input_rewind();
+  run(j, in_format);
+  j->encoder->finish(j->encoder);
+  j->png_count = NULL;
+  return size;
+}
+
+/* A dithered palette is not always smaller than the exact image: smooth gradients compress
+ * better losslessly. Up to PNG_TRIAL_PIXELS both are counted and the lossless one kept when
+ * it is no larger (its zlib strategy then chosen as for any lossless PNG). */
+static void keep_lossless_if_smaller(job *j, int in_format, const png_stats *exact, png_params *params) {
+  long lossy = count_png(j, in_format);
+  quantizer *q = j->quantizer;
+  const png_stats *quantized = j->stats_for_png;
+  j->quantizer = NULL;
+  j->stats_for_png = exact;
+  if (count_png(j, in_format) <= lossy) {
+    quantizer_free(q);
+    choose_png_params(j, in_format, params);
+  } else {
+    j->quantizer = q;
+    j->stats_for_png = quantized;
+  }
+}
+
 /* out_w x out_h is the size as displayed, after orientation. */
 EXPORT("transcode")
 void transcode(int in_format, int out_format, int quality, int out_w, int out_h, int flags) {
@@ -130,7 +159,7 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
                        .own_webp_alpha = !!(flags & FLAG_OWN_WEBP_ALPHA),
                        .webp_low_memory = !!(flags & FLAG_WEBP_LOW_MEMORY)}};
   webp_use_simd();
-  png_stats stats;
+  png_stats stats, exact;
   png_params params;
   if (out_format == FORMAT_PNG) {
     /* PNG picks its colour type from the pixels: one pass to look, one to write. */
@@ -140,11 +169,14 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
     free(j.stats_sink);
     j.stats = NULL;
     j.stats_for_png = &stats;
+    exact = stats;
     /* Images with a palette's worth of colours or fewer stay exact. */
     if (j.quantizer && stats.palette_size > 256) quantizer_choose(j.quantizer, quantize_colours(quality), &stats);
     else quantizer_free(j.quantizer), j.quantizer = NULL;
+    int trials = (long)out_w * out_h <= PNG_TRIAL_PIXELS;
     /* Lossless only: the quantiser's palette and dithering are not re-run per trial. */
-    if (!j.quantizer && (long)out_w * out_h <= PNG_TRIAL_PIXELS) choose_png_params(&j, in_format, &params);
+    if (j.quantizer && trials) keep_lossless_if_smaller(&j, in_format, &exact, &params);
+    else if (trials) choose_png_params(&j, in_format, &params);
     host_input_rewind();
   }
   run(&j, in_format);

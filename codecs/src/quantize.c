@@ -333,7 +333,11 @@ row_sink *quantizer_dither_sink(quantizer *q, int width, int channels, float dit
   q->dither = dither;
   q->next = next;
   q->row_index = 0;
-  q->cache = xcalloc((size_t)1 << CACHE_BITS, sizeof(uint16_t));
+  /* A pass may run more than once (a counting pass, then the write): start afresh. */
+  if (!q->cache) q->cache = xcalloc((size_t)1 << CACHE_BITS, sizeof(uint16_t));
+  free(q->err_this);
+  free(q->err_next);
+  free(q->out);
   q->err_this = xcalloc((size_t)(width + 2) * 4, sizeof(float));
   q->err_next = xcalloc((size_t)(width + 2) * 4, sizeof(float));
   q->out = xmalloc((size_t)width * 4);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readHeader } from '../../src/image/header/read-header';
 import { fixture } from '../helpers/fixtures';
 import { freshEngine, maxDifference, referencePixels } from './helpers';
+import { cat, pngChunk } from '../container/synth';
 import { syntheticPng } from './synthetic-png';
 
 const engine = freshEngine();
@@ -58,5 +59,22 @@ describe('wasm engine: lossy PNG (quality < 100)', () => {
       alphaError += Math.abs(pixels[i]! - original[i]!);
     }
     expect(alphaError / (pixels.length / 4)).toBeLessThan(6);
+  });
+
+  it('keeps the lossless PNG when the dithered palette would not be smaller (a smooth gradient)', async () => {
+    // 512 x 64 RGB, no noise: 16 384 colours that PNG's filters predict exactly.
+    const [width, height] = [512, 64];
+    const raw = new Uint8Array((width * 3 + 1) * height);
+    for (let y = 0; y < height; y++) {
+      raw[y * (width * 3 + 1)] = 0; // filter None; the engine chooses its own
+      for (let x = 0; x < width; x++) raw.set([x >> 1, y * 4, 255 - (x >> 1)], y * (width * 3 + 1) + 1 + 3 * x);
+    }
+    const idat = new Uint8Array(await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer());
+    const ihdr = Uint8Array.of(0, 0, 2, 0, 0, 0, 0, 64, 8, 2, 0, 0, 0);
+    const input = cat(Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a), pngChunk('IHDR', ihdr), pngChunk('IDAT', idat), pngChunk('IEND', new Uint8Array()));
+    const lossless = await toPng(input, 100);
+    const lossy = await toPng(input, 60);
+    expect(lossy).toEqual(lossless);
+    expect(readHeader(lossy).colorType).toBe(2);
   });
 });
