@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { loadEngine } from './engine.mjs';
 import { ensureTools, timeShell, butteraugli } from './tools.mjs';
+import { writeDocSection } from './doc-section.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = join(root, 'bench/.cache');
@@ -133,18 +134,6 @@ async function mappingLines() {
   return lines;
 }
 
-function writeDoc(sections) {
-  const doc = join(root, 'docs/benchmarks.md');
-  const begin = '<!-- quality:begin (written by npm run bench:quality) -->';
-  const end = '<!-- quality:end -->';
-  const body = [begin, ...sections, end].join('\n');
-  const existing = existsSync(doc) ? readFileSync(doc, 'utf8') : '# Benchmarks\n';
-  const from = existing.indexOf(begin);
-  const to = existing.indexOf(end);
-  const next = from >= 0 && to > from ? existing.slice(0, from) + body + existing.slice(to + end.length) : `${existing.trimEnd()}\n\n${body}\n`;
-  writeFileSync(doc, next);
-  console.log(`wrote ${doc}`);
-}
 
 const started = new Date().toISOString();
 const sha = JSON.parse(readFileSync(join(root, 'codecs/dist/manifest.json'), 'utf8')).sha256.slice(0, 16);
@@ -152,7 +141,7 @@ const only = process.argv[2];
 const lossy = only === 'scale' ? null : await lossyPngTable();
 const scale = only === 'png' ? null : await distanceTable();
 if (!only) {
-  writeDoc([
+  writeDocSection('quality', 'bench:quality', [
     '## Quality: lossy PNG against pngquant at equal butteraugli',
     '',
     `\`npm run bench:quality\` on ${started} (Node ${process.version}; engine sha256 ${sha}...). Every graphic and photo of the corpus`,

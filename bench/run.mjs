@@ -1,7 +1,7 @@
 // npm run bench: memory, speed, bytes and cold start of the WASM engine (codecs/dist/engine.wasm),
 // beside the native tools on the same images in the same run. Writes the Engine sections of
 // docs/benchmarks.md. Needs the shared corpus (CORPUS, default ../shared/corpus).
-import { readFileSync, writeFileSync, mkdtempSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { loadEngine } from './engine.mjs';
 import { largeImages } from './images.mjs';
 import { ensureTools, timeShell, butteraugli } from './tools.mjs';
 import { jsquashMozjpeg, timeJsquashMozjpeg } from './mozjpeg.mjs';
+import { writeDocSection } from './doc-section.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = join(root, 'bench/.cache');
@@ -173,18 +174,6 @@ async function webpPngBytesTable() {
   return lines;
 }
 
-function writeDoc(sections) {
-  const doc = join(root, 'docs/benchmarks.md');
-  const begin = '<!-- engine:begin (written by npm run bench) -->';
-  const end = '<!-- engine:end -->';
-  const body = [begin, ...sections, end].join('\n');
-  const existing = existsSync(doc) ? readFileSync(doc, 'utf8') : '# Benchmarks\n';
-  const from = existing.indexOf(begin);
-  const to = existing.indexOf(end);
-  const next = from >= 0 && to > from ? existing.slice(0, from) + body + existing.slice(to + end.length) : `${existing.trimEnd()}\n\n${body}\n`;
-  writeFileSync(doc, next);
-  console.log(`wrote ${doc}`);
-}
 
 const started = new Date().toISOString();
 const images = largeImages(cache, corpus);
@@ -195,7 +184,7 @@ const speed = await speedTable(images);
 const jpegBytes = await jpegBytesTable();
 const otherBytes = await webpPngBytesTable();
 
-writeDoc([
+writeDocSection('engine', 'bench', [
   '## Engine: how these numbers were made',
   '',
   `\`npm run bench\` on ${started} (Node ${process.version}, ${process.arch}, one process; the engine is codecs/dist/engine.wasm,`,
