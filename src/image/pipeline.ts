@@ -34,8 +34,9 @@ export interface CompressResult {
 /**
  * The image path, as an ordered list of small steps: read the header (no decode), refuse what cannot
  * be done, read the EXIF orientation, fit the size as displayed, choose formats, check the memory
- * budget of every job before any runs (a bomb is named as one even when truncated), refuse truncated data, then transcode one job at a time, carry
- * the colour profile over, and keep the smallest acceptable result.
+ * budget of every job before any runs (a bomb is named as one even when truncated), refuse truncated
+ * data, then transcode one job at a time, carry the colour profile over, and keep the smallest
+ * acceptable result.
  */
 export async function compressImage(input: Uint8Array, request: CompressRequest): Promise<CompressResult> {
   const header = readHeader(input);
