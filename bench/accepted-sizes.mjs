@@ -1,34 +1,19 @@
 // npm run sizes: the largest input (3:2 photo, in megapixels) that the memory model and the pixel cap
 // admit, per kind of input and output, as tabled in the README. Q=<quality> (default 80) sets the
 // quality asked for; NOCAP=1 shows the model alone.
-import { build } from 'esbuild';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { importSources } from './import-sources.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'accepted-sizes-'));
-const outfile = join(dir, 'model.mjs');
-await build({
-  stdin: {
-    contents: [
-      "export { estimatePeakBytes } from './src/image/wasm/memory-model';",
-      "export { ENGINE_BUDGET_BYTES, MAX_INPUT_PIXELS } from './src/limits/memory';",
-      "export { baseHeader } from './src/image/header/header-defaults';",
-      "export { fitSize } from './src/image/steps/fit-size';",
-      "export { encoderQuality } from './src/image/quality-scale';",
-    ].join('\n'),
-    resolveDir: root,
-    loader: 'ts',
-  },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  outfile,
-  logLevel: 'warning',
-});
-const m = await import(outfile);
+const m = await importSources(dir, 'model', [
+  "export { estimatePeakBytes } from './src/image/wasm/memory-model';",
+  "export { ENGINE_BUDGET_BYTES, MAX_INPUT_PIXELS } from './src/limits/memory';",
+  "export { baseHeader } from './src/image/header/header-defaults';",
+  "export { fitSize } from './src/image/steps/fit-size';",
+  "export { encoderQuality } from './src/image/quality-scale';",
+]);
 rmSync(dir, { recursive: true, force: true });
 
 const KINDS = {

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync, mkdtempSync, existsSync, readdirSync } fro
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { importSources } from './import-sources.mjs';
 import { loadEngine } from './engine.mjs';
 import { ensureTools, timeShell, butteraugli } from './tools.mjs';
 import { writeDocSection } from './doc-section.mjs';
@@ -122,9 +122,7 @@ async function distanceTable() {
 
 /** The mapping src/image/quality-scale.ts makes of these numbers, as a table. */
 async function mappingLines() {
-  const outfile = join(cache, 'quality-scale.mjs');
-  await build({ entryPoints: [join(root, 'src/image/quality-scale.ts')], bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'warning' });
-  const { encoderQuality } = await import(outfile);
+  const { encoderQuality } = await importSources(cache, 'quality-scale', ["export { encoderQuality } from './src/image/quality-scale';"]);
   const lines = ['| service quality | JPEG (mozjpeg) quality | WebP quality | lossy PNG quality (colours) |', '|---|---|---|---|'];
   for (const q of [10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 95, 100]) {
     const png = encoderQuality('png', q);
