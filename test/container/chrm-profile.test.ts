@@ -3,7 +3,9 @@ import { insertIccProfile, readIccProfile } from '../../src/image/container';
 import { chrmProfile } from '../../src/image/container/chrm-profile';
 import { isSrgbProfile } from '../../src/image/container/srgb-profile';
 import { syntheticPng } from '../engine/synthetic-png';
+import { fixture } from '../helpers/fixtures';
 import { ADOBE_RGB_CHRM, SRGB_CHRM, chrmData } from './chrm-synth';
+import { cat, pngChunk, withChunks } from './synth';
 
 const PROPHOTO_CHRM = [0.3457, 0.3585, 0.7347, 0.2653, 0.1596, 0.8404, 0.0366, 0.0001];
 const D50 = [0.9642, 1, 0.8249];
@@ -116,5 +118,53 @@ describe('chrmProfile: an ICC profile from a PNG cHRM chunk', () => {
       ['white outside the primaries', chrmData(0.1, 0.5, 0.64, 0.33, 0.21, 0.71, 0.15, 0.06)],
     ];
     for (const [label, data] of invalid) expect(chrmProfile(data), label).toBeNull();
+  });
+});
+
+describe('readIccProfile on a PNG with cHRM and no iCCP', () => {
+  const gama = (value: number) => pngChunk('gAMA', Uint8Array.of(0, value >>> 16, (value >>> 8) & 255, value & 255));
+  const adobe = () => pngChunk('cHRM', chrmData(...ADOBE_RGB_CHRM));
+  const rgb = syntheticPng(16, 8, false);
+  const expected = chrmProfile(chrmData(...ADOBE_RGB_CHRM));
+
+  it('is the cHRM profile when a gAMA is there, whatever its value (the engine makes the samples 2.2)', async () => {
+    for (const g of [45455, 100000]) {
+      expect(await readIccProfile(withChunks(rgb, gama(g), adobe()), 'png'), `gAMA ${g}`).toEqual(expected);
+      expect(await readIccProfile(withChunks(rgb, adobe(), gama(g)), 'png'), `cHRM first, gAMA ${g}`).toEqual(expected);
+    }
+  });
+
+  it('is null without gAMA: browsers then ignore cHRM and show sRGB', async () => {
+    expect(await readIccProfile(withChunks(rgb, adobe()), 'png')).toBeNull();
+  });
+
+  it('gives way to sRGB, cICP and iCCP, which outrank cHRM', async () => {
+    expect(await readIccProfile(withChunks(rgb, pngChunk('sRGB', Uint8Array.of(0)), gama(45455), adobe()), 'png')).toBeNull();
+    expect(await readIccProfile(withChunks(rgb, gama(45455), adobe(), pngChunk('sRGB', Uint8Array.of(0))), 'png')).toBeNull();
+    expect(await readIccProfile(withChunks(rgb, pngChunk('cICP', Uint8Array.of(1, 13, 0, 1)), gama(45455), adobe()), 'png')).toBeNull();
+    const p3 = await fixture('container/p3-iccp-chunk.bin');
+    const p3Profile = await readIccProfile(withChunks(rgb, p3), 'png');
+    expect(p3Profile).not.toBeNull();
+    expect(await readIccProfile(withChunks(rgb, gama(45455), adobe(), p3), 'png')).toEqual(p3Profile);
+  });
+
+  it('is null when the chunks do not count: after IDAT, a bad CRC, an invalid gAMA or cHRM, sRGB primaries', async () => {
+    const iend = rgb.length - 12;
+    const cases: Array<[string, Uint8Array]> = [
+      ['cHRM after IDAT', cat(withChunks(rgb, gama(45455)).subarray(0, iend + 16), adobe(), rgb.subarray(iend))],
+      ['cHRM with a bad CRC', withChunks(rgb, gama(45455), adobe().map((b, i, a) => (i === a.length - 1 ? b ^ 1 : b)))],
+      ['gAMA with a bad CRC', withChunks(rgb, gama(45455).map((b, i, a) => (i === a.length - 1 ? b ^ 1 : b)), adobe())],
+      ['gAMA 0', withChunks(rgb, gama(0), adobe())],
+      ['a 3-byte gAMA', withChunks(rgb, pngChunk('gAMA', Uint8Array.of(0, 0xb1, 0x8f)), adobe())],
+      ['a 30-byte cHRM', withChunks(rgb, gama(45455), pngChunk('cHRM', chrmData(...ADOBE_RGB_CHRM).subarray(0, 30)))],
+      ['a cHRM of zeros', withChunks(rgb, gama(45455), pngChunk('cHRM', new Uint8Array(32)))],
+      ['sRGB primaries', withChunks(rgb, gama(45455), pngChunk('cHRM', chrmData(...SRGB_CHRM)))],
+    ];
+    for (const [label, png] of cases) expect(await readIccProfile(png, 'png'), label).toBeNull();
+  });
+
+  it('is null for a greyscale PNG (an RGB profile cannot describe it; grey stays neutral anyway)', async () => {
+    const grey = await fixture('api/basn0g08.png'); // has gAMA 1.0
+    expect(await readIccProfile(withChunks(grey, adobe()), 'png')).toBeNull();
   });
 });

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readIccProfile } from '../../src/image/container';
+import { chrmProfile } from '../../src/image/container/chrm-profile';
 import { readHeader } from '../../src/image/header/read-header';
 import { compressImage } from '../../src/image/pipeline';
 import type { ImageFormat } from '../../src/image/types';
-import { pngChunk, withChunks } from '../container/synth';
+import { ADOBE_RGB_CHRM, SRGB_CHRM, chrmData } from '../container/chrm-synth';
+import { pngChunk, pngChunks, withChunks } from '../container/synth';
+import { call, createKey, form } from '../helpers/api';
 import { fixture } from '../helpers/fixtures';
 import { maxDifference, referencePixels } from './helpers';
 import { syntheticPng } from './synthetic-png';
@@ -60,6 +63,57 @@ describe('PNG gAMA, sRGB and iCCP, as browsers read them', () => {
     for (let i = 0; i < pixels.length; i++) {
       const expected = i % 4 === 3 ? 255 : Math.round((plain[i]! / 255) ** (1 / 2.2) * 255);
       if (pixels[i] !== expected) expect([i, pixels[i]]).toEqual([i, expected]);
+    }
+  });
+});
+
+describe('PNG cHRM without iCCP or sRGB, through the API: a profile like the one browsers build', () => {
+  const gama = pngChunk('gAMA', Uint8Array.of(0, 0, 0xb1, 0x8f)); // 1/2.2: the samples stay as they are
+  const chrm = (xy: number[]) => pngChunk('cHRM', chrmData(...xy));
+  const base = syntheticPng(64, 48, false);
+  const adobe = withChunks(base, gama, chrm(ADOBE_RGB_CHRM));
+
+  async function compress(input: Uint8Array, format: ImageFormat, quality = '80') {
+    const { key } = await createKey('business');
+    const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', input, { format, quality }) });
+    expect(response.status).toBe(200);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return { bytes, notes: response.headers.get('X-Compression-Notes') ?? '', profile: await readIccProfile(bytes, format) };
+  }
+
+  it('an Adobe RGB cHRM becomes an ICC profile in JPEG, PNG and WebP output (icc-kept)', async () => {
+    const expected = chrmProfile(chrmData(...ADOBE_RGB_CHRM));
+    expect(expected).not.toBeNull();
+    for (const format of FORMATS) {
+      const { profile, notes } = await compress(adobe, format);
+      expect(notes, format).toContain('icc-kept');
+      expect(profile, format).toEqual(expected);
+    }
+  });
+
+  it('PNG output carries the profile in iCCP and no stale gAMA, cHRM or sRGB; lossless, the samples are unchanged', async () => {
+    const { bytes } = await compress(adobe, 'png', '100');
+    const types = pngChunks(bytes).map((c) => c.type);
+    expect(types).toContain('iCCP');
+    for (const stale of ['gAMA', 'cHRM', 'sRGB']) expect(types).not.toContain(stale);
+    expect(maxDifference(await referencePixels(bytes, 'png'), await referencePixels(base, 'png'))).toBe(0);
+  });
+
+  it('an sRGB chunk or an iCCP overrides cHRM; sRGB primaries in cHRM, or no gAMA, give no profile', async () => {
+    const p3Chunk = await fixture('container/p3-iccp-chunk.bin');
+    const p3 = await readIccProfile(withChunks(base, p3Chunk), 'png');
+    const cases: Array<[string, Uint8Array, Uint8Array | null]> = [
+      ['sRGB chunk', withChunks(base, pngChunk('sRGB', Uint8Array.of(0)), gama, chrm(ADOBE_RGB_CHRM)), null],
+      ['iCCP', withChunks(base, p3Chunk, gama, chrm(ADOBE_RGB_CHRM)), p3],
+      ['sRGB primaries', withChunks(base, gama, chrm(SRGB_CHRM)), null],
+      ['no gAMA', withChunks(base, chrm(ADOBE_RGB_CHRM)), null],
+    ];
+    for (const [label, input, expected] of cases) {
+      for (const format of FORMATS) {
+        const { profile, notes } = await compress(input, format);
+        expect(profile, `${label} -> ${format}`).toEqual(expected);
+        expect(notes.includes('icc-kept'), `${label} -> ${format}`).toBe(expected !== null);
+      }
     }
   });
 });

@@ -1,5 +1,7 @@
+import { crc32 } from '../crc32';
 import type { ImageFormat } from '../types';
 import { ascii, asciiBytes, concat, startsWith, runStream, u32be, unsupported } from './bytes';
+import { chrmProfile } from './chrm-profile';
 import { APP0, APP1, APP2, type JpegSegment, MAX_SEGMENT_PAYLOAD, encodeJpeg, parseJpeg } from './jpeg-segments';
 import { type PngChunk, encodeChunk as encodePngChunk, encodePng, parsePng } from './png-chunks';
 import {
@@ -18,7 +20,8 @@ import {
  * ICC colour profiles: reading them from, and writing them into, each container.
  * JPEG: APP2 'ICC_PROFILE\0' segments, each with a 1-based sequence number and the segment count
  * (ICC.1:2022 Annex B.4). PNG: one zlib-compressed iCCP chunk (PNG 3rd edition 11.3.2.3).
- * WebP: an ICCP chunk, announced by the VP8X ICC flag (RFC 9649 2.7.1.4).
+ * WebP: an ICCP chunk, announced by the VP8X ICC flag (RFC 9649 2.7.1.4). A PNG without iCCP
+ * may describe its primaries in cHRM instead; that becomes a profile too (chrm-profile.ts).
  */
 
 const ICC_ID = asciiBytes('ICC_PROFILE\0');
@@ -37,7 +40,8 @@ export async function readIccProfile(bytes: Uint8Array, format: ImageFormat): Pr
   if (format === 'jpeg') return checkedProfile(jpegProfile(parseJpeg(bytes).segments));
   if (format === 'png') {
     const chunks = parsePng(bytes);
-    const profile = checkedProfile(await pngProfile(chunks));
+    // An iCCP chunk, even a broken one, overrides cHRM (browsers then show a broken one as sRGB).
+    const profile = chunks.some((c) => c.type === 'iCCP') ? checkedProfile(await pngProfile(chunks)) : pngChrmProfile(chunks);
     return profile && fitsPng(profile, chunks[0]!) ? profile : null;
   }
   // Like EXIF, ICCP is only defined in the extended (VP8X) format.
@@ -71,6 +75,34 @@ async function pngProfile(chunks: readonly PngChunk[]): Promise<Uint8Array | nul
   if (nul < 1 || data[nul + 1] !== 0) return null;
   return runStream(data.subarray(nul + 2), new DecompressionStream('deflate'), MAX_PROFILE);
 }
+
+/**
+ * A profile for the PNG's cHRM, built as Blink (png_image_decoder.cc, ReadColorProfile) and
+ * Firefox (nsPNGDecoder.cpp) build theirs: only with a gAMA beside it, and only when no higher
+ * colour chunk is there (PNG 3rd edition, "Color spaces", the colour chunk priority: cICP, iCCP,
+ * sRGB, then cHRM and gAMA; iCCP is dealt with by the caller). Without gAMA both browsers ignore
+ * cHRM and show the image as sRGB, so it stays untagged here; Skia's standalone SkPngCodec would
+ * assume the sRGB curve instead, but that is not what browsers ship. A chunk counts as libspng,
+ * the engine's decoder, counts it, since that decides whether the samples were converted from
+ * gAMA: the first one before PLTE and IDAT with a correct CRC and a valid length and value.
+ */
+function pngChrmProfile(chunks: readonly PngChunk[]): Uint8Array | null {
+  if (chunks.some((c) => c.type === 'cICP')) return null;
+  const colour = new Map<string, Uint8Array>();
+  for (const c of chunks) {
+    if (c.type === 'PLTE' || c.type === 'IDAT') break;
+    if (!CHRM_CHUNKS.has(c.type) || colour.has(c.type)) continue;
+    if (u32be(c.raw, c.raw.length - 4) === crc32(c.raw, 4, c.raw.length - 4)) colour.set(c.type, c.data);
+  }
+  const srgb = colour.get('sRGB');
+  if (srgb?.length === 1 && srgb[0]! <= 3) return null;
+  const gama = colour.get('gAMA');
+  if (gama?.length !== 4 || u32be(gama, 0) === 0 || u32be(gama, 0) > 0x7fffffff) return null;
+  const chrm = colour.get('cHRM');
+  return chrm ? chrmProfile(chrm) : null;
+}
+
+const CHRM_CHUNKS = new Set(['sRGB', 'gAMA', 'cHRM']);
 
 /**
  * The profile when its header holds together (ICC.1:2022 7.2): the size field fits the data,
