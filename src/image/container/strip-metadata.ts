@@ -81,6 +81,9 @@ function jpegLabel(s: JpegSegment): string {
  * sBIT), bKGD and pHYs (rendering hints holding nothing about the author or place), and the APNG
  * chunks (animated input is refused before this point, but an edit must never flatten one).
  * Removed: tEXt, zTXt, iTXt, eXIf, tIME, and every other ancillary chunk (hIST, sPLT, oFFs, private).
+ * The colour chunks stay true because only the original's own samples go out this way; an
+ * engine-made PNG has none of them (gAMA is applied to its samples, cHRM goes into the iCCP that
+ * carry-icc writes: chrm-profile.ts), so it never holds a stale gAMA or a contradicting cHRM.
  */
 const PNG_KEPT = new Set(['tRNS', 'gAMA', 'cHRM', 'sRGB', 'iCCP', 'cICP', 'mDCV', 'cLLI', 'sBIT', 'bKGD', 'pHYs', 'acTL', 'fcTL', 'fdAT']);
 
