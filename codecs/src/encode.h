@@ -28,6 +28,7 @@ typedef struct png_stats {
   int opaque;          /* every alpha sample is NEAR_OPAQUE or more */
   int grey;            /* every pixel has r == g == b */
   int palette_size;    /* distinct RGBA colours, or 257 when there are more than 256 */
+  int dithered;        /* the colours are a quantiser's palette, dithered */
   uint32_t palette[256]; /* the colours as 0xRRGGBBAA, in order of first appearance */
 } png_stats;
 
@@ -45,8 +46,10 @@ typedef struct png_params {
 } png_params;
 
 encoder *png_encoder_new(int width, int height, int channels, const png_stats *stats, const png_params *params, long *count);
-/* Whether png_encoder_new will write a palette image for these stats (libspng then filters nothing). */
-int png_is_palette(const png_stats *stats);
+/* The filter choice that deflates these pixels best as a rule: none for palette images
+ * (libspng filters nothing in them whatever it is asked) and for dithered rows (where
+ * prediction only spreads the noise), libspng's adaptive choice otherwise. */
+int png_default_filter(const png_stats *stats);
 
 /* A sink that fills `stats` and writes nothing; release it with free(). */
 row_sink *png_stats_sink(png_stats *stats, int width, int channels);

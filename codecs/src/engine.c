@@ -63,7 +63,7 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
         j->encoder = png_encoder_new(shown_w, shown_h, j->quantizer ? 4 : channels, j->stats_for_png, j->png_params, j->png_count);
     }
     sink = &j->encoder->sink;
-    if (j->quantizer) sink = quantizer_dither_sink(j->quantizer, shown_w, channels, quantize_dither(j->options.quality), sink);
+    if (j->quantizer) sink = quantizer_dither_sink(j->quantizer, shown_w, channels, sink);
     /* After the resampler, so a frame buffered to rotate is at output size. The stats pass
      * only counts colours, which orientation does not change. */
     if (j->orientation > 1) {
@@ -99,8 +99,7 @@ static void run(job *j, int in_format) {
 
 static void choose_png_params(job *j, int in_format, png_params *best) {
   static const int strategies[] = {Z_FILTERED, Z_DEFAULT_STRATEGY, Z_HUFFMAN_ONLY, Z_RLE};
-  /* libspng filters nothing in palette images whatever it is asked. */
-  int filter = png_is_palette(j->stats_for_png) ? SPNG_FILTER_CHOICE_NONE : SPNG_FILTER_CHOICE_ALL;
+  int filter = png_default_filter(j->stats_for_png);
   long best_size = -1;
   for (size_t i = 0; i < sizeof strategies / sizeof *strategies; i++) {
     png_params params = {.strategy = strategies[i], .filter_choice = filter};
@@ -128,21 +127,43 @@ static long count_png(job *j, int in_format) {
 }
 
 /* A dithered palette is not always smaller than the exact image: smooth gradients compress
- * better losslessly. Up to PNG_TRIAL_PIXELS both are counted and the lossless one kept when
- * it is no larger (its zlib strategy then chosen as for any lossless PNG). */
+ * better losslessly. Up to PNG_TRIAL_PIXELS both are first counted with zlib's fast
+ * run-length strategy; when the lossless image is far the larger there (a photo: several
+ * times the palette's), level 9 would not turn it round, and the palette is written. Else
+ * both are counted as they would be written, and the lossless image kept when it is no
+ * larger (its zlib strategy then chosen as for any lossless PNG). */
+#define LOSSLESS_HOPELESS 1.25
+
+/* Bytes of the job's PNG with zlib's run-length strategy: fast, for comparisons. */
+static long count_png_fast(job *j, int in_format) {
+  png_params rle = {.strategy = Z_RLE, .filter_choice = png_default_filter(j->stats_for_png)};
+  j->png_params = &rle;
+  long size = count_png(j, in_format);
+  j->png_params = NULL;
+  return size;
+}
+
 static void keep_lossless_if_smaller(job *j, int in_format, const png_stats *exact, png_params *params) {
-  long lossy = count_png(j, in_format);
   quantizer *q = j->quantizer;
   const png_stats *quantized = j->stats_for_png;
+  long lossy_fast = count_png_fast(j, in_format);
   j->quantizer = NULL;
   j->stats_for_png = exact;
-  if (count_png(j, in_format) <= lossy) {
-    quantizer_free(q);
-    choose_png_params(j, in_format, params);
-  } else {
+  long lossless_fast = count_png_fast(j, in_format);
+  if (lossless_fast <= lossy_fast * LOSSLESS_HOPELESS) {
+    long lossless = count_png(j, in_format);
     j->quantizer = q;
     j->stats_for_png = quantized;
+    if (lossless <= count_png(j, in_format)) {
+      j->quantizer = NULL;
+      j->stats_for_png = exact;
+      quantizer_free(q);
+      choose_png_params(j, in_format, params);
+      return;
+    }
   }
+  j->quantizer = q;
+  j->stats_for_png = quantized;
 }
 
 /* out_w x out_h is the size as displayed, after orientation. */
@@ -170,9 +191,8 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
     j.stats = NULL;
     j.stats_for_png = &stats;
     exact = stats;
-    /* Images with a palette's worth of colours or fewer stay exact. */
-    if (j.quantizer && stats.palette_size > 256) quantizer_choose(j.quantizer, quantize_colours(quality), &stats);
-    else quantizer_free(j.quantizer), j.quantizer = NULL;
+    if (j.quantizer && !quantizer_choose(j.quantizer, quality, &stats))
+      quantizer_free(j.quantizer), j.quantizer = NULL;
     int trials = (long)out_w * out_h <= PNG_TRIAL_PIXELS;
     /* Lossless only: the quantiser's palette and dithering are not re-run per trial. */
     if (j.quantizer && trials) keep_lossless_if_smaller(&j, in_format, &exact, &params);

@@ -39,8 +39,10 @@ static int channels_of(const struct spng_ihdr *ihdr, int has_trns) {
 /* A PNG with gAMA but neither sRGB nor iCCP (which override it: PNG 3rd edition 11.3.2.5)
  * is shown by browsers as its samples raised to 1 / (gamma x 2.2), the sRGB display gamma.
  * The output is untagged (sRGB), so that is done to the samples here; 1/2.2 (45455) is
- * already sRGB-like and gives an identity table. cHRM is not applied: primaries other than
- * sRGB's are rare without an ICC profile. Returns 0 when the samples stay as they are. */
+ * already sRGB-like and gives an identity table. cHRM is not applied here: with this gAMA,
+ * the TypeScript side writes it into the output as an ICC profile whose curve is the 2.2
+ * these samples then have (src/image/container/chrm-profile.ts). Returns 0 when the
+ * samples stay as they are. */
 static int gamma_table(spng_ctx *ctx, uint8_t lut[256]) {
   uint32_t gama;
   uint8_t intent;

@@ -138,6 +138,7 @@ static void finish(encoder *self) {
   free(e);
 }
 
+/* Grey stays grey, but 16 greys or fewer go in a 4-bit palette of greys: half the bytes. */
 static int pick_kind(const png_stats *st) {
   if (st->grey && st->opaque && st->palette_size > 16) return KIND_GREY;
   if (st->palette_size <= 256) return KIND_PALETTE;
@@ -145,8 +146,8 @@ static int pick_kind(const png_stats *st) {
   return st->opaque ? KIND_RGB : KIND_RGBA;
 }
 
-int png_is_palette(const png_stats *st) {
-  return pick_kind(st) == KIND_PALETTE;
+int png_default_filter(const png_stats *st) {
+  return pick_kind(st) == KIND_PALETTE || st->dithered ? SPNG_FILTER_CHOICE_NONE : SPNG_FILTER_CHOICE_ALL;
 }
 
 static int palette_depth(int size) {
@@ -207,8 +208,7 @@ encoder *png_encoder_new(int width, int height, int channels, const png_stats *s
     check(spng_set_option(e->ctx, SPNG_IMG_COMPRESSION_STRATEGY, params->strategy));
     check(spng_set_option(e->ctx, SPNG_FILTER_CHOICE, params->filter_choice));
   } else {
-    check(spng_set_option(e->ctx, SPNG_FILTER_CHOICE,
-                          e->kind == KIND_PALETTE ? SPNG_FILTER_CHOICE_NONE : SPNG_FILTER_CHOICE_ALL));
+    check(spng_set_option(e->ctx, SPNG_FILTER_CHOICE, png_default_filter(st)));
   }
   check(spng_encode_image(e->ctx, NULL, 0, SPNG_FMT_PNG, SPNG_ENCODE_PROGRESSIVE | SPNG_ENCODE_FINALIZE));
   return &e->base;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "host.h"
+#include "palette.h"
 
 /* Histogram buckets: 5 bits of R, G, B and 3 of alpha, with the top alpha bucket for 255
  * only, so opaque pixels stay exactly opaque. A bucket sums the bits below its key, so the
@@ -26,8 +27,10 @@ typedef struct {
   float weight;
 } entry;
 
-/* Channel weights of the distance: green matters most to the eye, blue least. */
-static const float WEIGHT[4] = {0.9f, 1.2f, 0.7f, 1.0f};
+/* Channel weights of the distance, close to each channel's share of luminance (which the
+ * eye, and butteraugli, see far better than hue), summing to what earlier weights summed
+ * to so grey images keep their measured error scale (docs/benchmarks.md). */
+static const float WEIGHT[4] = {0.83f, 1.45f, 0.52f, 1.0f};
 
 /* The histogram becomes the list of its non-empty buckets in place (an entry is the size of
  * a bucket and never lands after the bucket it comes from), so the palette costs no second
@@ -41,16 +44,37 @@ _Static_assert(sizeof(bucket) == sizeof(entry), "entries overwrite buckets in pl
 /* Nearest-colour cache of the write pass: 6 bits of R, G, B -> index + 1. */
 #define CACHE_BITS 18
 
+/* Tuned against pngquant at equal butteraugli on the corpus (npm run bench:quality):
+ * how far one of a graphic's colours may end from its palette entry, as a multiple of the
+ * mean error allowed; */
+#define SPREAD_FACTOR 16
+/* k-means rounds after median cut (photos) and after merging (graphics); */
+#define PHOTO_ROUNDS 8
+#define GRAPHIC_ROUNDS 3
+/* and the dither: light on photos (butteraugli, like the eye up close, sees a full one as
+ * noise), stronger on a graphic's tones, none on a handful of flat colours (its noise
+ * would cost bytes and show). */
+#define PHOTO_DITHER 0.3f
+#define GRAPHIC_DITHER 0.6f
+#define FLAT_COLOURS 8
+
 struct quantizer {
   row_sink hist_sink, dither_sink;
   row_sink *next;
   int width, channels;
   cell *hist;
   uint64_t transparent;
+  uint32_t transparent_colour; /* of the last fully transparent pixel */
+  int transparent_varies;      /* they were not all one colour */
   int colours;
   entry palette[256];
   uint8_t rgba[256][4];
   int transparent_index; /* -1 when the image has no fully transparent pixel */
+  /* The exact colours while there are 256 or fewer (exact_size 257 past that): a graphic's
+   * palette is reduced from its real colours, not from the histogram's 5-bit buckets. */
+  palette_map exact_map;
+  int exact_size;
+  uint32_t exact_colour[256], exact_count[256];
   uint16_t *cache;
   float dither;
   float *err_this, *err_next; /* (width + 2) x 4 */
@@ -58,17 +82,13 @@ struct quantizer {
   int row_index;
 };
 
-/* 256 colours from quality 90 up, half as many every 15 below, at least 8. Measured with
- * butteraugli (docs/benchmarks.md): a light dither is both smaller and closer than a full
- * one, which butteraugli (like the eye, up close) sees as noise. */
-int quantize_colours(int quality) {
-  int colours = (int)(256.0 * exp2((quality - 90) / 15.0) + 0.5);
-  return colours > 256 ? 256 : colours < 8 ? 8 : colours;
-}
-
-float quantize_dither(int quality) {
-  (void)quality;
-  return 0.3f;
+/* The mean squared error (weighted, summed over channels, 0..255 units) the palette may
+ * leave at each quality: the curve libimagequant publishes as quality_to_mse, in our units.
+ * The palette has as few colours as reach it, up to 256. */
+float quantize_error(int quality) {
+  double q = quality, fudge = 0.016 / (0.001 + q) - 0.001;
+  double mse = (fudge > 0 ? fudge : 0) + 2.5 / pow(210.0 + q, 1.2) * (100.1 - q) / 100.0;
+  return (float)(mse * 65025.0);
 }
 
 static int alpha_bucket(int a) { return a == 255 ? 7 : a * 7 / 255; }
@@ -82,15 +102,31 @@ static void read_pixel(const uint8_t *s, int channels, int *r, int *g, int *b, i
   if (*a >= NEAR_OPAQUE) *a = 255;
 }
 
+static void count_exact(quantizer *q, uint32_t colour) {
+  int i = palette_map_get(&q->exact_map, colour);
+  if (i >= 0) {
+    q->exact_count[i]++;
+  } else if (q->exact_size < 256) {
+    palette_map_put(&q->exact_map, colour, q->exact_size);
+    q->exact_colour[q->exact_size] = colour;
+    q->exact_count[q->exact_size++] = 1;
+  } else {
+    q->exact_size = 257;
+  }
+}
+
 static void put_hist(row_sink *self, const uint8_t *row) {
   quantizer *q = (quantizer *)((char *)self - offsetof(quantizer, hist_sink));
   for (int x = 0; x < q->width; x++) {
     int r, g, b, a;
     read_pixel(row + x * q->channels, q->channels, &r, &g, &b, &a);
     if (a == 0) {
-      q->transparent++;
+      uint32_t colour = (uint32_t)r << 24 | (uint32_t)g << 16 | (uint32_t)b << 8;
+      if (q->transparent++ && colour != q->transparent_colour) q->transparent_varies = 1;
+      q->transparent_colour = colour;
       continue;
     }
+    if (q->exact_size <= 256) count_exact(q, (uint32_t)r << 24 | (uint32_t)g << 16 | (uint32_t)b << 8 | (uint32_t)a);
     int ab = alpha_bucket(a);
     bucket *k = &q->hist[(r >> 3) << 13 | (g >> 3) << 8 | (b >> 3) << 3 | ab].b;
     k->count++;
@@ -107,6 +143,7 @@ quantizer *quantizer_new(void) {
   q->hist = xcalloc(HIST_SIZE, sizeof(cell));
   q->hist_sink.put = put_hist;
   q->transparent_index = -1;
+  palette_map_init(&q->exact_map);
   return q;
 }
 
@@ -183,12 +220,18 @@ static void mean_of(const entry *e, int start, int end, entry *out) {
   out->weight = (float)w;
 }
 
-static int median_cut(entry *e, int n, int max_colours, entry *palette) {
+/* Splits until the mean error is at most max_error, or max_colours are made. */
+static int median_cut(entry *e, int n, int max_colours, float max_error, entry *palette) {
   box boxes[256];
   int count = 1;
   boxes[0] = (box){.start = 0, .end = n};
   measure(&boxes[0], e);
+  double weight = 0;
+  for (int i = 0; i < n; i++) weight += e[i].weight;
   while (count < max_colours) {
+    double error = 0;
+    for (int i = 0; i < count; i++) error += boxes[i].error;
+    if (error <= max_error * weight) break;
     int pick = -1;
     for (int i = 0; i < count; i++)
       if (boxes[i].error > 0 && (pick < 0 || boxes[i].error > boxes[pick].error)) pick = i;
@@ -214,13 +257,167 @@ static int median_cut(entry *e, int n, int max_colours, entry *palette) {
   return count;
 }
 
+/* A graphic's own colours (256 or fewer), merged two at a time, the pair that adds the
+ * least squared error first (Ward's method), until the next merge would take the mean error
+ * past max_error. A merge that would leave some colour farther than max_spread from its
+ * cluster's mean is never made: a rare but distinct colour (a few green pixels on black, the
+ * grey edge of a black shape on white) keeps its entry. Down to max_colours whatever it
+ * costs. Each cluster remembers its cheapest partner, so a merge costs O(n) updates. */
+typedef struct {
+  const entry *e;
+  int n;
+  entry *palette;   /* cluster i's mean and weight (0 once merged away) */
+  int *cluster;     /* the cluster of each colour */
+  uint8_t *barred;  /* n x n: pairs that may not merge */
+  int *partner;     /* each cluster's cheapest allowed partner, or -1 */
+  float *cost;      /* and what merging with it adds */
+} merger;
+
+static float merge_cost(const merger *m, int i, int j) {
+  float wi = m->palette[i].weight, wj = m->palette[j].weight;
+  return wi * wj / (wi + wj) * distance(m->palette[i].c, m->palette[j].c);
+}
+
+static void find_partner(merger *m, int i) {
+  m->partner[i] = -1;
+  m->cost[i] = INFINITY;
+  for (int j = 0; j < m->n; j++) {
+    if (j == i || m->palette[j].weight <= 0 || m->barred[i * m->n + j]) continue;
+    float c = merge_cost(m, i, j);
+    if (c < m->cost[i]) m->cost[i] = c, m->partner[i] = j;
+  }
+}
+
+static void bar(merger *m, int i, int j) { m->barred[i * m->n + j] = m->barred[j * m->n + i] = 1; }
+
+static int merge_colours(const entry *e, int n, int max_colours, float max_error, float max_spread, entry *palette) {
+  merger m = {.e = e, .n = n, .palette = palette};
+  m.cluster = xmalloc((size_t)n * sizeof(int));
+  m.barred = xcalloc((size_t)n * n, 1);
+  m.partner = xmalloc((size_t)n * sizeof(int));
+  m.cost = xmalloc((size_t)n * sizeof(float));
+  double weight = 0, error = 0;
+  for (int i = 0; i < n; i++) palette[i] = e[i], m.cluster[i] = i, weight += e[i].weight;
+  for (int i = 0; i < n; i++) find_partner(&m, i);
+  int count = n;
+  for (;;) {
+    int a = -1;
+    for (int i = 0; i < n; i++)
+      if (palette[i].weight > 0 && m.partner[i] >= 0 && (a < 0 || m.cost[i] < m.cost[a])) a = i;
+    if (a < 0) break;
+    int b = m.partner[a];
+    float added = m.cost[a];
+    if (count <= max_colours && error + added > max_error * weight) break;
+    entry merged;
+    float wa = palette[a].weight, wb = palette[b].weight;
+    for (int c = 0; c < 4; c++) merged.c[c] = (palette[a].c[c] * wa + palette[b].c[c] * wb) / (wa + wb);
+    merged.weight = wa + wb;
+    float spread = 0;
+    for (int k = 0; k < n; k++)
+      if (m.cluster[k] == a || m.cluster[k] == b) {
+        float d = distance(e[k].c, merged.c);
+        if (d > spread) spread = d;
+      }
+    if (spread > max_spread && count <= max_colours) {
+      bar(&m, a, b);
+      find_partner(&m, a);
+      find_partner(&m, b);
+      continue;
+    }
+    palette[a] = merged;
+    palette[b].weight = 0;
+    for (int k = 0; k < n; k++) {
+      if (m.cluster[k] == b) m.cluster[k] = a;
+      /* Whatever could not join b cannot join a cluster holding b. */
+      if (m.barred[k * n + b]) bar(&m, k, a);
+    }
+    error += added;
+    count--;
+    find_partner(&m, a);
+    for (int k = 0; k < n; k++) {
+      if (k == a || palette[k].weight <= 0) continue;
+      if (m.partner[k] == a || m.partner[k] == b) {
+        find_partner(&m, k);
+      } else if (!m.barred[k * n + a]) {
+        float c = merge_cost(&m, k, a);
+        if (c < m.cost[k]) m.cost[k] = c, m.partner[k] = a;
+      }
+    }
+  }
+  int out = 0;
+  for (int i = 0; i < n; i++)
+    if (palette[i].weight > 0) palette[out++] = palette[i];
+  free(m.cluster);
+  free(m.barred);
+  free(m.partner);
+  free(m.cost);
+  return out;
+}
+
+/* The palette sorted by green, the heaviest channel: a nearest search starts at the
+ * entry's green and stops each way once green alone is farther than the best found, which
+ * visits a few colours rather than all 256. */
+typedef struct {
+  float green;
+  int index;
+} green_key;
+
+static int by_green(const void *x, const void *y) {
+  float a = ((const green_key *)x)->green, b = ((const green_key *)y)->green;
+  return (a > b) - (a < b);
+}
+
+static int sort_by_green(const quantizer *q, green_key *order) {
+  int m = 0;
+  for (int k = 0; k < q->colours; k++)
+    if (k != q->transparent_index) order[m++] = (green_key){q->palette[k].c[1], k};
+  qsort(order, (size_t)m, sizeof *order, by_green);
+  return m;
+}
+
+static int nearest_sorted(const quantizer *q, const green_key *order, int m, const float *c) {
+  int lo = 0, hi = m;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (order[mid].green < c[1]) lo = mid + 1;
+    else hi = mid;
+  }
+  int best = order[lo < m ? lo : m - 1].index;
+  float best_d = distance(c, q->palette[best].c);
+  for (int up = lo, down = lo - 1; up < m || down >= 0;) {
+    if (up < m) {
+      float dg = order[up].green - c[1];
+      if (WEIGHT[1] * dg * dg >= best_d) {
+        up = m;
+      } else {
+        float d = distance(c, q->palette[order[up].index].c);
+        if (d < best_d) best_d = d, best = order[up].index;
+        up++;
+      }
+    }
+    if (down >= 0) {
+      float dg = c[1] - order[down].green;
+      if (WEIGHT[1] * dg * dg >= best_d) {
+        down = -1;
+      } else {
+        float d = distance(c, q->palette[order[down].index].c);
+        if (d < best_d) best_d = d, best = order[down].index;
+        down--;
+      }
+    }
+  }
+  return best;
+}
+
 /* k-means over the histogram entries: each colour moves to the mean of what maps to it. */
 static void refine(quantizer *q, const entry *e, int n, int rounds) {
   double (*sum)[5] = xcalloc(256, sizeof *sum);
+  green_key order[256];
   for (int round = 0; round < rounds; round++) {
     memset(sum, 0, 256 * sizeof *sum);
+    int m = sort_by_green(q, order);
     for (int i = 0; i < n; i++) {
-      int k = nearest(q, e[i].c);
+      int k = nearest_sorted(q, order, m, e[i].c);
       for (int c = 0; c < 4; c++) sum[k][c] += e[i].weight * e[i].c[c];
       sum[k][4] += e[i].weight;
     }
@@ -233,8 +430,19 @@ static void refine(quantizer *q, const entry *e, int n, int rounds) {
 
 static uint8_t clamp8(float v) { return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)(v + 0.5f); }
 
-void quantizer_choose(quantizer *q, int max_colours, png_stats *stats) {
+/* The histogram's entries written over it in place: exact colours when there are 256 or
+ * fewer, else the buckets' means. Returns their number. */
+static int histogram_entries(quantizer *q) {
   int n = 0;
+  if (q->exact_size <= 256) {
+    for (int i = 0; i < q->exact_size; i++) {
+      uint32_t c = q->exact_colour[i];
+      entry *e = &q->hist[n++].e;
+      premultiply((float)(c >> 24), (float)((c >> 16) & 0xff), (float)((c >> 8) & 0xff), (float)(c & 0xff), e->c);
+      e->weight = (float)q->exact_count[i];
+    }
+    return n;
+  }
   for (int i = 0; i < HIST_SIZE; i++) {
     bucket k = q->hist[i].b;
     if (!k.count) continue;
@@ -245,20 +453,43 @@ void quantizer_choose(quantizer *q, int max_colours, png_stats *stats) {
     premultiply(r, g, b, a, e->c);
     e->weight = cnt;
   }
-  entry *e = &q->hist[0].e;
+  return n;
+}
+
+static int by_weight(const void *x, const void *y) {
+  float a = ((const entry *)x)->weight, b = ((const entry *)y)->weight;
+  return (a < b) - (a > b);
+}
+
+int quantizer_choose(quantizer *q, int quality, png_stats *stats) {
   int reserve = q->transparent > 0;
-  q->colours = n ? median_cut(e, n, max_colours - reserve, q->palette) : 0;
+  int n = histogram_entries(q);
+  entry *e = &q->hist[0].e;
+  float max_error = quantize_error(quality);
+  if (q->exact_size <= 256)
+    q->colours = n ? merge_colours(e, n, 256 - reserve, max_error, max_error * SPREAD_FACTOR, q->palette) : 0;
+  else
+    q->colours = median_cut(e, n, 256 - reserve, max_error, q->palette);
+  /* Every colour kept: the exact image is the better palette (unless invisible colours under
+   * alpha 0 differ, which become one entry). */
+  if (q->exact_size <= 256 && q->colours == q->exact_size && !q->transparent_varies) return 0;
+  /* Most used first: the indices of the common colours are small and alike, which deflates
+   * a little better (as libimagequant orders its palette). */
+  qsort(q->palette, (size_t)q->colours, sizeof(entry), by_weight);
   if (reserve) {
     q->transparent_index = q->colours;
     q->palette[q->colours++] = (entry){.c = {0, 0, 0, 0}};
   }
-  refine(q, e, n, 3);
+  refine(q, e, n, q->exact_size <= 256 ? GRAPHIC_ROUNDS : PHOTO_ROUNDS);
   free(q->hist);
   q->hist = NULL;
+  q->dither = q->exact_size > 256 ? PHOTO_DITHER : q->colours > FLAT_COLOURS ? GRAPHIC_DITHER : 0;
   /* Back to straight alpha, rounded; equal colours would waste entries but do no harm to
    * the encoder, which maps each colour to one index. */
   stats->palette_size = q->colours;
   stats->opaque = 1;
+  stats->grey = 1;
+  stats->dithered = 1;
   for (int i = 0; i < q->colours; i++) {
     const float *c = q->palette[i].c;
     uint8_t a = clamp8(c[3]);
@@ -269,9 +500,11 @@ void quantizer_choose(quantizer *q, int max_colours, png_stats *stats) {
     /* What the write pass compares against is what will be written. */
     premultiply(p[0], p[1], p[2], p[3], q->palette[i].c);
     if (a != 255) stats->opaque = 0;
+    /* A grey image's palette is grey (means of greys): the encoder may write it as grey. */
+    if (p[0] != p[1] || p[0] != p[2]) stats->grey = 0;
     stats->palette[i] = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
   }
-  stats->grey = 0;
+  return 1;
 }
 
 /* Opaque colours are looked up by 6 bits of R, G, B (the nearest to the cell's centre, off
@@ -327,10 +560,9 @@ static void put_dither(row_sink *self, const uint8_t *row) {
   q->next->put(q->next, q->out);
 }
 
-row_sink *quantizer_dither_sink(quantizer *q, int width, int channels, float dither, row_sink *next) {
+row_sink *quantizer_dither_sink(quantizer *q, int width, int channels, row_sink *next) {
   q->width = width;
   q->channels = channels;
-  q->dither = dither;
   q->next = next;
   q->row_index = 0;
   /* A pass may run more than once (a counting pass, then the write): start afresh. */

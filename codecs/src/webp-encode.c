@@ -113,6 +113,17 @@ static void put_row(row_sink *self, const uint8_t *row) {
   if ((e->rows & 1) == 0) flush_pair(e, 2);
 }
 
+/* Whether every alpha sample is NEAR_OPAQUE or more: then the image is encoded without its
+ * alpha plane (no visible change; an ALPH chunk and VP8X header fewer). */
+static int near_opaque(const WebPPicture *p) {
+  for (int y = 0; y < p->height; y++) {
+    const uint8_t *a = p->a + (size_t)y * p->a_stride;
+    for (int x = 0; x < p->width; x++)
+      if (a[x] < NEAR_OPAQUE) return 0;
+  }
+  return 1;
+}
+
 static void finish(encoder *self) {
   webp_encoder *e = (webp_encoder *)self;
   if (e->rows & 1) flush_pair(e, 1);
@@ -130,7 +141,11 @@ static void finish(encoder *self) {
   e->picture.writer = write_output;
   e->picture.custom_ptr = &started;
   alpha_wrapper wrapper = {0};
-  if (e->own_alpha && WebPPictureHasTransparency(&e->picture)) {
+  if (e->alpha && near_opaque(&e->picture)) {
+    /* The planes are one allocation: dropping the alpha pointer frees nothing early. */
+    e->picture.a = NULL;
+    e->picture.colorspace = WEBP_YUV420;
+  } else if (e->own_alpha && WebPPictureHasTransparency(&e->picture)) {
     WebPCleanupTransparentArea(&e->picture);
     wrapper.alph = webp_encode_alpha(e->picture.a, e->picture.a_stride, e->picture.width, e->picture.height,
                                      &wrapper.alph_size);

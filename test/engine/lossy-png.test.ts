@@ -3,7 +3,7 @@ import { readHeader } from '../../src/image/header/read-header';
 import { fixture } from '../helpers/fixtures';
 import { freshEngine, maxDifference, referencePixels } from './helpers';
 import { cat, pngChunk } from '../container/synth';
-import { syntheticPng } from './synthetic-png';
+import { pixelPng, syntheticPng } from './synthetic-png';
 
 const engine = freshEngine();
 
@@ -11,6 +11,16 @@ async function toPng(input: Uint8Array, quality: number): Promise<Uint8Array> {
   const header = readHeader(input);
   return engine.transcode(input, header, { format: 'png', quality, width: header.width, height: header.height });
 }
+
+/** The distinct RGBA colours of decoded pixels. */
+function colours(pixels: Uint8ClampedArray): Set<number> {
+  const set = new Set<number>();
+  for (let i = 0; i < pixels.length; i += 4) set.add(((pixels[i]! << 24) | (pixels[i + 1]! << 16) | (pixels[i + 2]! << 8) | pixels[i + 3]!) >>> 0);
+  return set;
+}
+
+/** A small hash of (x, y) in 0..n-1: noise without a random generator. */
+const hash = (x: number, y: number, n: number) => (Math.imul(x * 73856093 ^ y * 19349663, 2654435761) >>> 16) % n;
 
 /** Mean absolute difference per sample of two RGBA buffers. */
 function meanError(a: Uint8ClampedArray, b: Uint8ClampedArray): number {
@@ -41,10 +51,57 @@ describe('wasm engine: lossy PNG (quality < 100)', () => {
     expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
   });
 
-  it('keeps an image of 256 colours or fewer exact', async () => {
-    const input = await fixture('engine/pngsuite/basn3p08.png'); // palette of 256
+  it("reduces a graphic's own colours (256 or fewer) to as few as the quality's error allows, greys staying grey", async () => {
+    // A grey scan: 256 levels, a ramp with grain.
+    const input = pixelPng(256, 128, 1, (x, y) => [Math.min(255, x + hash(x, y, 24))]);
+    const exact = await toPng(input, 100);
+    const lossy = await toPng(input, 80);
+    expect(readHeader(lossy).grey).toBe(true); // more than 16 greys are left: a grey PNG, not a palette
+    const pixels = await referencePixels(lossy, 'png');
+    const original = await referencePixels(input, 'png');
+    expect(colours(original).size).toBe(256);
+    const kept = colours(pixels);
+    expect(kept.size).toBeLessThan(64);
+    expect(kept.size).toBeGreaterThan(8);
+    for (const c of kept) expect([c >>> 24, (c >>> 16) & 255, (c >>> 8) & 255]).toEqual([c >>> 24, c >>> 24, c >>> 24]);
+    expect(meanError(pixels, original)).toBeLessThan(4);
+    expect(lossy.length).toBeLessThan(exact.length);
+    // Fewer colours as the quality falls.
+    expect(colours(await referencePixels(await toPng(input, 30), 'png')).size).toBeLessThan(kept.size);
+  });
+
+  it('keeps a graphic exact when merging any two of its colours would show', async () => {
+    const palette = [[0, 0, 0], [255, 255, 255], [220, 30, 40], [30, 60, 200], [250, 200, 0]];
+    const input = pixelPng(120, 80, 3, (x, y) => palette[hash(x >> 3, y >> 3, palette.length)]!);
     const exact = await referencePixels(await toPng(input, 100), 'png');
-    expect(maxDifference(await referencePixels(await toPng(input, 40), 'png'), exact)).toBe(0);
+    expect(maxDifference(await referencePixels(await toPng(input, 20), 'png'), exact)).toBe(0);
+    expect(await toPng(input, 20)).toEqual(await toPng(input, 100));
+  });
+
+  it('keeps a rare but distinct colour: thirty green pixels on a dark background survive any quality', async () => {
+    const green = (x: number, y: number) => x % 40 === 7 && y % 40 === 9;
+    const input = pixelPng(240, 200, 3, (x, y) => (green(x, y) ? [0, 255, 0] : [hash(x, y, 16), hash(x, y, 16), hash(x, y, 16)]));
+    for (const quality of [70, 30, 10]) {
+      const pixels = await referencePixels(await toPng(input, quality), 'png');
+      expect(colours(pixels).size).toBeLessThan(17); // the dark greys were merged
+      for (let y = 0; y < 200; y++) {
+        for (let x = 0; x < 240; x++) {
+          if (!green(x, y)) continue;
+          const i = (y * 240 + x) * 4;
+          expect([...pixels.subarray(i, i + 4)]).toEqual([0, 255, 0, 255]);
+        }
+      }
+    }
+  });
+
+  it('gives fully transparent pixels one palette entry whatever colour they hid', async () => {
+    // Four colours, two of them invisible: a palette of three shows the same.
+    const input = pixelPng(64, 64, 4, (x, y) => (x < 32 ? [[200, 10, 10, 0], [10, 10, 200, 0]][y & 1]! : [[0, 0, 0, 255], [255, 255, 255, 255]][(x + y) & 1]!));
+    const pixels = await referencePixels(await toPng(input, 90), 'png');
+    const kept = colours(pixels);
+    expect(kept.size).toBe(3);
+    expect([...kept].filter((c) => (c & 255) === 0)).toHaveLength(1);
+    for (let i = 0; i < pixels.length; i += 4) if ((i / 4) % 64 < 32) expect(pixels[i + 3]).toBe(0);
   });
 
   it('quantises alpha too: transparent stays transparent, translucent stays close', async () => {
@@ -73,7 +130,7 @@ describe('wasm engine: lossy PNG (quality < 100)', () => {
     const ihdr = Uint8Array.of(0, 0, 2, 0, 0, 0, 0, 64, 8, 2, 0, 0, 0);
     const input = cat(Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a), pngChunk('IHDR', ihdr), pngChunk('IDAT', idat), pngChunk('IEND', new Uint8Array()));
     const lossless = await toPng(input, 100);
-    const lossy = await toPng(input, 60);
+    const lossy = await toPng(input, 80);
     expect(lossy).toEqual(lossless);
     expect(readHeader(lossy).colorType).toBe(2);
   });

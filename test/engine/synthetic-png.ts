@@ -5,20 +5,24 @@ import { crc32 } from '../../src/image/crc32';
  * is committed. The pixels are a gradient with a little hashed noise, like a photo's grain.
  */
 export function syntheticPng(width: number, height: number, alpha: boolean): Uint8Array {
-  const channels = alpha ? 4 : 3;
+  return pixelPng(width, height, alpha ? 4 : 3, (x, y) => {
+    const noise = (Math.imul(x * 73856093 ^ y * 19349663, 2654435761) >>> 27) - 16;
+    const rgb = [(x * 255) / width + noise, (y * 255) / height + noise, ((x + y) * 127) / (width + height) + noise];
+    return alpha ? [...rgb, (x * 255) / width] : rgb;
+  });
+}
+
+/**
+ * An 8-bit PNG (1 grey, 2 grey+alpha, 3 RGB or 4 RGBA channels) of the samples pixel(x, y)
+ * gives, stored as a Uint8Array stores numbers (truncated, modulo 256).
+ */
+export function pixelPng(width: number, height: number, channels: 1 | 2 | 3 | 4, pixel: (x: number, y: number) => number[]): Uint8Array {
   const stride = width * channels + 1;
   const raw = new Uint8Array(stride * height);
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const p = y * stride + 1 + x * channels;
-      const noise = (Math.imul(x * 73856093 ^ y * 19349663, 2654435761) >>> 27) - 16;
-      raw[p] = (x * 255) / width + noise;
-      raw[p + 1] = (y * 255) / height + noise;
-      raw[p + 2] = ((x + y) * 127) / (width + height) + noise;
-      if (alpha) raw[p + 3] = (x * 255) / width;
-    }
+    for (let x = 0; x < width; x++) raw.set(pixel(x, y), y * stride + 1 + x * channels);
   }
-  return png(width, height, alpha ? 6 : 2, zlibStored(raw));
+  return png(width, height, [0, 0, 4, 2, 6][channels]!, zlibStored(raw));
 }
 
 function zlibStored(data: Uint8Array): Uint8Array {
