@@ -273,9 +273,18 @@ typedef struct {
   float *cost;      /* and what merging with it adds */
 } merger;
 
+/* How far apart two of a graphic's colours look: the luma difference (Rec. 601) weighted as
+ * grey is by distance(), so grey images merge the same; the chroma differences at half
+ * that (the eye resolves hue less). */
+static float seen_distance(const float *x, const float *y) {
+  float dr = x[0] - y[0], dg = x[1] - y[1], db = x[2] - y[2], da = x[3] - y[3];
+  float dy = 0.299f * dr + 0.587f * dg + 0.114f * db;
+  return 2.8f * dy * dy + 0.5f * ((dr - dy) * (dr - dy) + (db - dy) * (db - dy)) + da * da;
+}
+
 static float merge_cost(const merger *m, int i, int j) {
   float wi = m->palette[i].weight, wj = m->palette[j].weight;
-  return wi * wj / (wi + wj) * distance(m->palette[i].c, m->palette[j].c);
+  return wi * wj / (wi + wj) * seen_distance(m->palette[i].c, m->palette[j].c);
 }
 
 static void find_partner(merger *m, int i) {
@@ -315,7 +324,7 @@ static int merge_colours(const entry *e, int n, int max_colours, float max_error
     float spread = 0;
     for (int k = 0; k < n; k++)
       if (m.cluster[k] == a || m.cluster[k] == b) {
-        float d = distance(e[k].c, merged.c);
+        float d = seen_distance(e[k].c, merged.c);
         if (d > spread) spread = d;
       }
     if (spread > max_spread && count <= max_colours) {
