@@ -46,8 +46,9 @@ const COST = {
   /** codecs/src/webp-alpha.c codes the plane in place; only its output is extra. */
   ownWebpAlphaEncodePerPixel: 0.25,
   /**
-   * Lossy PNG (codecs/src/quantize.c): a 2^18-bucket colour histogram of 20 B each on the first pass,
-   * a 2^18 nearest-colour cache of 2 B on the second.
+   * Lossy PNG (codecs/src/quantize.c): a 2^18-bucket colour histogram of 20 B each on the first pass
+   * (with, for a graphic, at most 70 KiB for merging its colours), a 2^18 nearest-colour cache of 2 B
+   * on the second, once the histogram is freed.
    */
   lossyPngBytes: 5 * MiB + 0.5 * MiB,
   /**
