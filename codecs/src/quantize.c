@@ -265,7 +265,6 @@ static int median_cut(entry *e, int n, int max_colours, float max_error, entry *
  * grey edge of a black shape on white) keeps its entry. Down to max_colours whatever it
  * costs. Each cluster remembers its cheapest partner, so a merge costs O(n) updates. */
 typedef struct {
-  const entry *e;
   int n;
   entry *palette;   /* cluster i's mean and weight (0 once merged away) */
   int *cluster;     /* the cluster of each colour */
@@ -301,7 +300,7 @@ static void find_partner(merger *m, int i) {
 static void bar(merger *m, int i, int j) { m->barred[i * m->n + j] = m->barred[j * m->n + i] = 1; }
 
 static int merge_colours(const entry *e, int n, int max_colours, float max_error, float max_spread, entry *palette) {
-  merger m = {.e = e, .n = n, .palette = palette};
+  merger m = {.n = n, .palette = palette};
   m.cluster = xmalloc((size_t)n * sizeof(int));
   m.barred = xcalloc((size_t)n * n, 1);
   m.partner = xmalloc((size_t)n * sizeof(int));

@@ -102,6 +102,9 @@ describe('wasm engine: lossy PNG (quality < 100)', () => {
     expect(kept.size).toBe(3);
     expect([...kept].filter((c) => (c & 255) === 0)).toHaveLength(1);
     for (let i = 0; i < pixels.length; i += 4) if ((i / 4) % 64 < 32) expect(pixels[i + 3]).toBe(0);
+    // Nothing but hidden colours: one transparent entry.
+    const clear = pixelPng(16, 16, 4, (x) => [x * 16, 0, 0, 0]);
+    expect(colours(await referencePixels(await toPng(clear, 90), 'png'))).toEqual(new Set([0]));
   });
 
   it('quantises alpha too: transparent stays transparent, translucent stays close', async () => {
