@@ -143,27 +143,23 @@ static long count_png_fast(job *j, int in_format) {
   return size;
 }
 
+static void use_colours(job *j, quantizer *q, const png_stats *stats) {
+  j->quantizer = q;
+  j->stats_for_png = stats;
+}
+
 static void keep_lossless_if_smaller(job *j, int in_format, const png_stats *exact, png_params *params) {
   quantizer *q = j->quantizer;
   const png_stats *quantized = j->stats_for_png;
   long lossy_fast = count_png_fast(j, in_format);
-  j->quantizer = NULL;
-  j->stats_for_png = exact;
-  long lossless_fast = count_png_fast(j, in_format);
-  if (lossless_fast <= lossy_fast * LOSSLESS_HOPELESS) {
-    long lossless = count_png(j, in_format);
-    j->quantizer = q;
-    j->stats_for_png = quantized;
-    if (lossless <= count_png(j, in_format)) {
-      j->quantizer = NULL;
-      j->stats_for_png = exact;
-      quantizer_free(q);
-      choose_png_params(j, in_format, params);
-      return;
-    }
+  use_colours(j, NULL, exact);
+  long lossless = count_png_fast(j, in_format) <= lossy_fast * LOSSLESS_HOPELESS ? count_png(j, in_format) : -1;
+  use_colours(j, q, quantized);
+  if (lossless >= 0 && lossless <= count_png(j, in_format)) {
+    use_colours(j, NULL, exact);
+    quantizer_free(q);
+    choose_png_params(j, in_format, params);
   }
-  j->quantizer = q;
-  j->stats_for_png = quantized;
 }
 
 /* out_w x out_h is the size as displayed, after orientation. */

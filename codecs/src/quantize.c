@@ -59,6 +59,14 @@ _Static_assert(sizeof(bucket) == sizeof(entry), "entries overwrite buckets in pl
 #define GRAPHIC_DITHER 0.6f
 #define FLAT_COLOURS 8
 
+/* A palette entry by its green, the heaviest channel: sorted by it, the palette lets a
+ * nearest search start at the colour's green and stop each way once green alone is farther
+ * than the best found, visiting a few colours rather than all 256. */
+typedef struct {
+  float green;
+  int index;
+} green_key;
+
 struct quantizer {
   row_sink hist_sink, dither_sink;
   row_sink *next;
@@ -76,6 +84,8 @@ struct quantizer {
   palette_map exact_map;
   int exact_size;
   uint32_t exact_colour[256], exact_count[256];
+  green_key order[256]; /* the palette but its transparent entry, by green */
+  int ordered;           /* entries in order */
   uint16_t *cache;
   float dither;
   float *err_this, *err_next; /* (width + 2) x 4 */
@@ -167,17 +177,6 @@ static float distance(const float *x, const float *y) {
   float d = 0;
   for (int c = 0; c < 4; c++) d += WEIGHT[c] * (x[c] - y[c]) * (x[c] - y[c]);
   return d;
-}
-
-static int nearest(const quantizer *q, const float *c) {
-  int best = 0;
-  float best_d = INFINITY;
-  for (int i = 0; i < q->colours; i++) {
-    if (i == q->transparent_index) continue;
-    float d = distance(c, q->palette[i].c);
-    if (d < best_d) best_d = d, best = i;
-  }
-  return best;
 }
 
 /* Median cut: a box is a range of entries; the one with the largest weighted error is
@@ -363,57 +362,45 @@ static int merge_colours(const entry *e, int n, int max_colours, float max_error
   return out;
 }
 
-/* The palette sorted by green, the heaviest channel: a nearest search starts at the
- * entry's green and stops each way once green alone is farther than the best found, which
- * visits a few colours rather than all 256. */
-typedef struct {
-  float green;
-  int index;
-} green_key;
-
 static int by_green(const void *x, const void *y) {
   float a = ((const green_key *)x)->green, b = ((const green_key *)y)->green;
   return (a > b) - (a < b);
 }
 
-static int sort_by_green(const quantizer *q, green_key *order) {
-  int m = 0;
+/* Call whenever the palette has changed. */
+static void sort_by_green(quantizer *q) {
+  q->ordered = 0;
   for (int k = 0; k < q->colours; k++)
-    if (k != q->transparent_index) order[m++] = (green_key){q->palette[k].c[1], k};
-  qsort(order, (size_t)m, sizeof *order, by_green);
-  return m;
+    if (k != q->transparent_index) q->order[q->ordered++] = (green_key){q->palette[k].c[1], k};
+  qsort(q->order, (size_t)q->ordered, sizeof *q->order, by_green);
 }
 
-static int nearest_sorted(const quantizer *q, const green_key *order, int m, const float *c) {
+/* Tries the entry at position i of the green order against the best so far; 0 when green
+ * alone is already farther, so the search can stop on that side. */
+static int try_entry(const quantizer *q, const float *c, int i, int *best, float *best_d) {
+  float dg = q->order[i].green - c[1];
+  if (WEIGHT[1] * dg * dg > *best_d) return 0;
+  int k = q->order[i].index;
+  float d = distance(c, q->palette[k].c);
+  if (d < *best_d || (d == *best_d && k < *best)) *best_d = d, *best = k;
+  return 1;
+}
+
+/* The opaque or translucent palette entry nearest to c; of equals, the lowest index. */
+static int nearest(const quantizer *q, const float *c) {
+  int m = q->ordered;
+  if (m == 0) return 0;
   int lo = 0, hi = m;
   while (lo < hi) {
     int mid = (lo + hi) / 2;
-    if (order[mid].green < c[1]) lo = mid + 1;
+    if (q->order[mid].green < c[1]) lo = mid + 1;
     else hi = mid;
   }
-  int best = order[lo < m ? lo : m - 1].index;
+  int best = q->order[lo < m ? lo : m - 1].index;
   float best_d = distance(c, q->palette[best].c);
   for (int up = lo, down = lo - 1; up < m || down >= 0;) {
-    if (up < m) {
-      float dg = order[up].green - c[1];
-      if (WEIGHT[1] * dg * dg >= best_d) {
-        up = m;
-      } else {
-        float d = distance(c, q->palette[order[up].index].c);
-        if (d < best_d) best_d = d, best = order[up].index;
-        up++;
-      }
-    }
-    if (down >= 0) {
-      float dg = c[1] - order[down].green;
-      if (WEIGHT[1] * dg * dg >= best_d) {
-        down = -1;
-      } else {
-        float d = distance(c, q->palette[order[down].index].c);
-        if (d < best_d) best_d = d, best = order[down].index;
-        down--;
-      }
-    }
+    if (up < m) up = try_entry(q, c, up, &best, &best_d) ? up + 1 : m;
+    if (down >= 0) down = try_entry(q, c, down, &best, &best_d) ? down - 1 : -1;
   }
   return best;
 }
@@ -421,12 +408,11 @@ static int nearest_sorted(const quantizer *q, const green_key *order, int m, con
 /* k-means over the histogram entries: each colour moves to the mean of what maps to it. */
 static void refine(quantizer *q, const entry *e, int n, int rounds) {
   double (*sum)[5] = xcalloc(256, sizeof *sum);
-  green_key order[256];
   for (int round = 0; round < rounds; round++) {
     memset(sum, 0, 256 * sizeof *sum);
-    int m = sort_by_green(q, order);
+    sort_by_green(q);
     for (int i = 0; i < n; i++) {
-      int k = nearest_sorted(q, order, m, e[i].c);
+      int k = nearest(q, e[i].c);
       for (int c = 0; c < 4; c++) sum[k][c] += e[i].weight * e[i].c[c];
       sum[k][4] += e[i].weight;
     }
@@ -513,6 +499,7 @@ int quantizer_choose(quantizer *q, int quality, png_stats *stats) {
     if (p[0] != p[1] || p[0] != p[2]) stats->grey = 0;
     stats->palette[i] = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
   }
+  sort_by_green(q);
   return 1;
 }
 
