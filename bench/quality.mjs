@@ -63,6 +63,25 @@ function atDistance(points, distance, key) {
   return undefined;
 }
 
+/**
+ * The engine's bytes and time at pngquant's distance, interpolated between its qualities, with a note
+ * when that is not a plain interpolation.
+ */
+function engineAt(points, distance) {
+  // No quality merged a colour: the exact image is the engine's answer at any distance.
+  if (points.every((p) => p.distance === 0)) return { bytes: points[0].bytes, ms: points[0].ms, note: ' (kept exact at every quality)' };
+  const ms = atDistance(points, distance, 'ms') ?? median(points.map((p) => p.ms));
+  const bytes = atDistance(points, distance, 'bytes');
+  if (bytes) return { bytes, ms, note: '' };
+  const distances = points.map((p) => p.distance);
+  if (distance > Math.max(...distances)) {
+    // pngquant went farther than any engine quality: the engine's smallest file is also closer.
+    const smallest = points.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+    return { bytes: smallest.bytes, ms, note: ` (at distance ${smallest.distance.toFixed(2)})` };
+  }
+  return { ms, note: `out of range (engine ${Math.min(...distances).toFixed(2)}..${Math.max(...distances).toFixed(2)})` };
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const PNG_QUALITIES = [99, 95, 85, 75, 65, 55, 45, 35, 25];
 
@@ -84,28 +103,11 @@ async function lossyPngTable() {
       timeShell(`rm -f ${pq}`);
       const points = [];
       for (const quality of PNG_QUALITIES) points.push({ quality, ...(await encode(file, 'png', quality)) });
-      if (points.every((p) => p.distance === 0)) {
-        // No quality merged a colour: the exact image is the engine's answer at any distance.
-        ratios.push(points[0].bytes / pqBytes);
-        speed.push(points[0].ms / pqMs);
-        lines.push(`| ${name} | ${pqBytes} | ${pqDistance.toFixed(2)} | ${pqMs.toFixed(0)} | ${points[0].bytes} (kept exact at every quality) | ${(points[0].bytes / pqBytes).toFixed(3)} | ${(points[0].ms / pqMs).toFixed(2)} |`);
-      } else {
-        let bytes = atDistance(points, pqDistance, 'bytes');
-        const ms = atDistance(points, pqDistance, 'ms') ?? median(points.map((p) => p.ms));
-        const farthest = Math.max(...points.map((p) => p.distance));
-        let label = '';
-        if (!bytes && pqDistance > farthest) {
-          // pngquant went farther than any engine quality: the engine's smallest file is also closer.
-          const smallest = points.reduce((a, b) => (b.bytes < a.bytes ? b : a));
-          bytes = smallest.bytes;
-          label = ` (at distance ${smallest.distance.toFixed(2)})`;
-        }
-        const ratio = bytes ? bytes / pqBytes : undefined;
-        if (ratio) ratios.push(ratio);
-        speed.push(ms / pqMs);
-        const range = `engine ${Math.min(...points.map((p) => p.distance)).toFixed(2)}..${farthest.toFixed(2)}`;
-        lines.push(`| ${name} | ${pqBytes} | ${pqDistance.toFixed(2)} | ${pqMs.toFixed(0)} | ${bytes ? `${Math.round(bytes)}${label}` : `out of range (${range})`} | ${ratio ? ratio.toFixed(3) : '-'} | ${(ms / pqMs).toFixed(2)} |`);
-      }
+      const { bytes, ms, note } = engineAt(points, pqDistance);
+      const ratio = bytes ? bytes / pqBytes : undefined;
+      if (ratio) ratios.push(ratio);
+      speed.push(ms / pqMs);
+      lines.push(`| ${name} | ${pqBytes} | ${pqDistance.toFixed(2)} | ${pqMs.toFixed(0)} | ${bytes ? Math.round(bytes) : ''}${note} | ${ratio ? ratio.toFixed(3) : '-'} | ${(ms / pqMs).toFixed(2)} |`);
       console.log(lines.at(-1));
     }
   }
