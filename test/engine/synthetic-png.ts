@@ -1,4 +1,4 @@
-import { crc32 } from '../../src/image/crc32';
+import { cat, pngChunk } from '../container/synth';
 
 /**
  * An uncompressed (stored-deflate) 8-bit PNG of any size, made in the test so no large file
@@ -56,23 +56,6 @@ function png(width: number, height: number, colourType: number, idat: Uint8Array
   view.setUint32(0, width);
   view.setUint32(4, height);
   ihdr.set([8, colourType, 0, 0, 0], 8);
-  const chunks = [chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))];
-  const out = new Uint8Array(8 + chunks.reduce((n, c) => n + c.length, 0));
-  out.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  let at = 8;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
-
-function chunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.length);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, data.length);
-  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-  out.set(data, 8);
-  view.setUint32(8 + data.length, crc32(out, 4, 8 + data.length));
-  return out;
+  const signature = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
+  return cat(signature, pngChunk('IHDR', ihdr), pngChunk('IDAT', idat), pngChunk('IEND', new Uint8Array(0)));
 }
