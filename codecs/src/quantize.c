@@ -80,7 +80,9 @@ struct quantizer {
   uint8_t rgba[256][4];
   int transparent_index; /* -1 when the image has no fully transparent pixel */
   /* The exact colours while there are 256 or fewer (exact_size 257 past that): a graphic's
-   * palette is reduced from its real colours, not from the histogram's 5-bit buckets. */
+   * palette is reduced from its real colours, not from the histogram's 5-bit buckets. Not
+   * png-stats' count, which the lossless image needs raw: these are the visible colours
+   * (alpha 254 read as 255; fully transparent pixels apart, whatever they hide). */
   palette_map exact_map;
   int exact_size;
   uint32_t exact_colour[256], exact_count[256];
