@@ -186,12 +186,14 @@ build_glue() {
     -I"$s/libjpeg-turbo-2.1.5" -I"$s/libspng-0.7.3/spng" -I"$s/zlib-1.2.13.dfsg" -I"$s/libwebp-1.2.4/src" -I"$s/libwebp-1.2.4" -DSPNG_STATIC -- "${files[@]}"
 }
 
-# 128 MiB is the isolate; memory beyond it would be a bug of the model, so malloc fails instead.
+# The linear memory is imported: src/image/wasm/engine-memory.ts creates it at 1 MiB (static
+# data and stack fit in that) with the engine budget as its maximum, and keeps it across
+# instances; it grows only through host_memory_grow (codecs/src/host.c).
 link() {
   mkdir -p "$OUT"
   mapfile -t objs < <(find "$WORK/obj" -name '*.o' | LC_ALL=C sort)
   "$CC" --target=wasm32-wasi -O2 -nostartfiles -Wl,--no-entry -Wl,--gc-sections -Wl,--strip-all \
-    -Wl,-z,stack-size=262144 -Wl,--max-memory=134217728 "${objs[@]}" -o "$OUT/engine.wasm.tmp"
+    -Wl,-z,stack-size=262144 -Wl,--import-memory -Wl,--initial-memory=1048576 "${objs[@]}" -o "$OUT/engine.wasm.tmp"
   mv "$OUT/engine.wasm.tmp" "$OUT/engine.wasm"
 }
 

@@ -10,7 +10,13 @@ typedef struct decode_target {
   row_sink *(*begin)(struct decode_target *self, int width, int height, int channels);
   /* The size the job wants in the end: a JPEG decoder may scale in the DCT towards it. */
   int want_w, want_h;
+  /* The stored size the header walked in TypeScript said, which the job was planned from. */
+  int header_w, header_h;
 } decode_target;
+
+/* Each decoder calls this as soon as its own header is read, before any whole-frame
+ * allocation: data whose size differs from what the job was planned from is refused. */
+void decode_check_size(const decode_target *target, long width, long height);
 
 void jpeg_decode(decode_target *target);
 void png_decode(decode_target *target);

@@ -1,5 +1,7 @@
 /* The module's one entry point: decode rows -> resample rows -> encode rows. */
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "decode.h"
 #include "encode.h"
@@ -39,16 +41,39 @@ typedef struct {
   int orientation;
   orienter *orienter;
   quantizer *quantizer; /* lossy PNG: set on the stats pass, used on the write pass if chosen */
+  /* Small PNG output: the decoded, resampled rows (as stored, before orientation), kept
+   * after the first decode so the stats, trial and write passes replay them instead of
+   * decoding the whole input again. */
+  uint8_t *frame;
+  int frame_channels, buffering;
+  row_sink frame_sink;
+  int frame_rows;
 } job;
+
+void decode_check_size(const decode_target *target, long width, long height) {
+  if (width != target->header_w || height != target->header_h)
+    host_fail(FAIL_UNSUPPORTED, "the image data does not match its header");
+}
+
+static void put_frame_row(row_sink *self, const uint8_t *row) {
+  job *j = (job *)((char *)self - offsetof(job, frame_sink));
+  size_t stride = (size_t)j->base.want_w * j->frame_channels;
+  if (j->frame_rows >= j->base.want_h) host_fail(FAIL_INTERNAL, "more rows than the frame");
+  memcpy(j->frame + stride * j->frame_rows++, row, stride);
+}
 
 static row_sink *begin(decode_target *target, int width, int height, int channels) {
   job *j = (job *)target;
   /* want_w x want_h is the output as stored; the encoder gets it as displayed. */
   int out_w = target->want_w, out_h = target->want_h;
-  /* The header the job was planned from said otherwise: refuse rather than enlarge. */
-  if (out_w > width || out_h > height) host_fail(FAIL_UNSUPPORTED, "the image data does not match its header");
+  if (out_w > width || out_h > height) host_fail(FAIL_INTERNAL, "the job would enlarge the image");
   row_sink *sink;
-  if (j->stats) {
+  if (j->buffering) {
+    j->frame_channels = channels;
+    j->frame = xmalloc((size_t)out_w * out_h * channels);
+    j->frame_sink.put = put_frame_row;
+    sink = &j->frame_sink;
+  } else if (j->stats) {
     sink = j->stats_sink = png_stats_sink(j->stats, out_w, channels);
     if (j->quantizer) sink = quantizer_histogram_sink(j->quantizer, out_w, channels, sink);
   } else {
@@ -77,12 +102,25 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
   return resampler_sink(j->resampler);
 }
 
+/* Sends the buffered frame through the pass's sinks, as a decoder would at output size. */
+static void replay(job *j) {
+  int w = j->base.want_w, h = j->base.want_h;
+  row_sink *sink = begin(&j->base, w, h, j->frame_channels);
+  for (int y = 0; y < h; y++) sink->put(sink, j->frame + (size_t)y * w * j->frame_channels);
+}
+
+/* One pass over the image: decoded from the input, or replayed from the buffered frame. */
 static void run(job *j, int in_format) {
-  switch (in_format) {
-    case FORMAT_JPEG: jpeg_decode(&j->base); break;
-    case FORMAT_PNG: png_decode(&j->base); break;
-    case FORMAT_WEBP: webp_decode(&j->base); break;
-    default: host_fail(FAIL_INTERNAL, "unknown input format");
+  if (j->frame && !j->buffering) {
+    replay(j);
+  } else {
+    host_input_rewind();
+    switch (in_format) {
+      case FORMAT_JPEG: jpeg_decode(&j->base); break;
+      case FORMAT_PNG: png_decode(&j->base); break;
+      case FORMAT_WEBP: webp_decode(&j->base); break;
+      default: host_fail(FAIL_INTERNAL, "unknown input format");
+    }
   }
   resampler_free(j->resampler);
   j->resampler = NULL;
@@ -92,8 +130,9 @@ static void run(job *j, int in_format) {
 
 /* Up to this many output pixels, lossless PNG counts the bytes of each zlib strategy
  * (default, filtered, Huffman-only, RLE: optipng -o2's search; each wins on some image of
- * the corpus) and writes the smallest. Each trial decodes and deflates the image again
- * into a counter, at 1 to 4 s per MP in all (bench: about optipng -o2's own time); above
+ * the corpus) and writes the smallest. The input is decoded once into a frame at output
+ * size (at most 4 MiB) and each trial deflates that frame again into a counter, at 1 to 4 s
+ * per MP in all (bench: about optipng -o2's own time), whatever the input's size; above
  * this, one pass with the usual params. Trials without filters never won there. */
 #define PNG_TRIAL_PIXELS 1000000L
 
@@ -106,7 +145,6 @@ static void choose_png_params(job *j, int in_format, png_params *best) {
     long size = 0;
     j->png_params = &params;
     j->png_count = &size;
-    host_input_rewind();
     run(j, in_format);
     j->encoder->finish(j->encoder);
     if (best_size < 0 || size < best_size) best_size = size, *best = params;
@@ -119,7 +157,6 @@ static void choose_png_params(job *j, int in_format, png_params *best) {
 static long count_png(job *j, int in_format) {
   long size = 0;
   j->png_count = &size;
-  host_input_rewind();
   run(j, in_format);
   j->encoder->finish(j->encoder);
   j->png_count = NULL;
@@ -162,12 +199,13 @@ static void keep_lossless_if_smaller(job *j, int in_format, const png_stats *exa
   }
 }
 
-/* out_w x out_h is the size as displayed, after orientation. */
+/* out_w x out_h is the size as displayed, after orientation; in_w x in_h the stored size
+ * the header said, which every decoder checks before allocating a whole frame. */
 EXPORT("transcode")
-void transcode(int in_format, int out_format, int quality, int out_w, int out_h, int flags) {
+void transcode(int in_format, int out_format, int quality, int out_w, int out_h, int flags, int in_w, int in_h) {
   int orientation = (flags >> ORIENTATION_SHIFT) & 15;
   int swap = orientation_swaps_axes(orientation);
-  job j = {.base = {.begin = begin, .want_w = swap ? out_h : out_w, .want_h = swap ? out_w : out_h},
+  job j = {.base = {.begin = begin, .want_w = swap ? out_h : out_w, .want_h = swap ? out_w : out_h, .header_w = in_w, .header_h = in_h},
            .orientation = orientation,
            .out_format = out_format,
            .flags = flags,
@@ -179,6 +217,12 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
   png_stats stats, exact;
   png_params params;
   if (out_format == FORMAT_PNG) {
+    int trials = (long)out_w * out_h <= PNG_TRIAL_PIXELS;
+    if (trials) {
+      j.buffering = 1;
+      run(&j, in_format);
+      j.buffering = 0;
+    }
     /* PNG picks its colour type from the pixels: one pass to look, one to write. */
     j.stats = &stats;
     if (quality < 100) j.quantizer = quantizer_new();
@@ -189,13 +233,12 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
     exact = stats;
     if (j.quantizer && !quantizer_choose(j.quantizer, quality, &stats))
       quantizer_free(j.quantizer), j.quantizer = NULL;
-    int trials = (long)out_w * out_h <= PNG_TRIAL_PIXELS;
     /* Lossless only: the quantiser's palette and dithering are not re-run per trial. */
     if (j.quantizer && trials) keep_lossless_if_smaller(&j, in_format, &exact, &params);
     else if (trials) choose_png_params(&j, in_format, &params);
-    host_input_rewind();
   }
   run(&j, in_format);
   j.encoder->finish(j.encoder);
   quantizer_free(j.quantizer);
+  free(j.frame);
 }

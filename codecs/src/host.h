@@ -21,6 +21,10 @@ IMPORT("input_rewind") void host_input_rewind(void);
 IMPORT("output_reserve") void host_output_reserve(int total);
 /* Appends len bytes to the output. */
 IMPORT("output_write") void host_output_write(const uint8_t *src, int len);
+/* Grows the linear memory (imported from JS) by `pages` of 64 KiB when the isolate's engine
+ * budget allows it; returns the previous size in pages, or -1 when refused. The allocator's
+ * sbrk (host.c) is the only caller, so no allocation can take the isolate past the budget. */
+IMPORT("memory_grow") int host_memory_grow(int pages);
 /* Throws in JS with the message; never returns. */
 IMPORT("fail") __attribute__((noreturn)) void host_fail_raw(int kind, const char *msg, int len);
 

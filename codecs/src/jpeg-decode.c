@@ -79,6 +79,8 @@ void jpeg_decode(decode_target *target) {
   cinfo.src = &src->pub;
 
   jpeg_read_header(&cinfo, TRUE);
+  /* Before jpeg_start_decompress, which allocates a progressive image's coefficients. */
+  decode_check_size(target, cinfo.image_width, cinfo.image_height);
   int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
   int grey = cinfo.jpeg_color_space == JCS_GRAYSCALE;
   cinfo.out_color_space = cmyk ? JCS_CMYK : grey ? JCS_GRAYSCALE : JCS_RGB;

@@ -84,6 +84,7 @@ void png_decode(decode_target *target) {
   check(spng_get_ihdr(ctx, &ihdr));
   struct spng_trns trns;
   int has_trns = spng_get_trns(ctx, &trns) == 0;
+  decode_check_size(target, ihdr.width, ihdr.height);
   int width = (int)ihdr.width, height = (int)ihdr.height;
   int channels = channels_of(&ihdr, has_trns);
   uint8_t lut[256];

@@ -115,6 +115,8 @@ void webp_decode(decode_target *target) {
   WebPBitstreamFeatures features;
   if (WebPGetFeatures(data, size, &features) != VP8_STATUS_OK) host_fail(FAIL_UNSUPPORTED, "the WebP header is invalid");
   if (features.has_animation) host_fail(FAIL_UNSUPPORTED, "animated WebP is not supported");
+  /* Before the lossless frame or the lossy decoder's state is allocated. */
+  decode_check_size(target, features.width, features.height);
   int channels = features.has_alpha ? 4 : 3;
   if (features.format == 2) decode_lossless(data, size, target, channels);
   else decode_lossy(data, size, target, channels);

@@ -5,11 +5,19 @@ import type { ImageHeader, OutputSpec } from './types';
  * asks the engine whether the job fits the memory budget, then transcodes.
  */
 export interface ImageEngine {
-  /** Peak memory in bytes the engine needs for this job, from the header alone. */
+  /** Peak memory in bytes the engine and the job's JS buffers need, from the header alone. */
   estimatePeakBytes(header: ImageHeader, out: OutputSpec): number;
+  /** CPU milliseconds the job needs, from the header alone (the CPU model's machine). */
+  estimateCpuMs(header: ImageHeader, out: OutputSpec): number;
   /**
    * Decode `input`, resize to out.width x out.height and encode as out.format.
-   * Throws ApiError('unsupported_image') for data the codecs cannot decode.
+   * Throws ApiError('unsupported_image') for data the codecs cannot decode, and
+   * ApiError('image_too_large') when the job would take the engine past its memory budget.
    */
   transcode(input: Uint8Array, header: ImageHeader, out: OutputSpec): Promise<Uint8Array>;
+  /**
+   * Counts `bytes` of JS buffers the request holds (an earlier candidate's output, a copy made to
+   * carry a profile) against the engine's budget until the returned function is called.
+   */
+  holdJs(bytes: number): () => void;
 }

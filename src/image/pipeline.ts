@@ -1,10 +1,14 @@
+import { ApiError } from '../errors/api-error';
+import { PAID_CPU_BUDGET_MS } from '../limits/cpu';
+import { ENGINE_BUDGET_BYTES } from '../limits/memory';
 import { readIccProfile } from './container';
+import { isSrgbProfile } from './container/srgb-profile';
 import { engine } from './engine-instance';
 import { readHeader } from './header/read-header';
 import { runExclusive } from './job-queue';
 import { encoderQuality } from './quality-scale';
 import { carryIccProfile } from './steps/carry-icc';
-import { checkBudget } from './steps/check-budget';
+import { checkBudget, type JobCost, jobCost } from './steps/check-budget';
 import { chooseFormats, type RequestedFormat } from './steps/choose-formats';
 import { fitSize } from './steps/fit-size';
 import { neverLarger } from './steps/never-larger';
@@ -20,6 +24,8 @@ export interface CompressRequest {
   maxHeight?: number | undefined;
   /** The request's Accept header lists image/webp (only consulted for format auto). */
   acceptsWebp: boolean;
+  /** CPU time the request's jobs may take by the CPU model (src/limits/cpu.ts); a key's unless given (the demo's is smaller). */
+  cpuBudgetMs?: number;
 }
 
 /** What was done to the image, for the X-Compression-Notes header (documented in the README). */
@@ -31,51 +37,93 @@ export interface CompressResult {
   notes: CompressionNote[];
 }
 
+interface Candidate {
+  spec: OutputSpec;
+  bytes: Uint8Array;
+  iccKept: boolean;
+}
+
 /**
  * The image path, as an ordered list of small steps: read the header (no decode), refuse what cannot
- * be done, read the EXIF orientation, fit the size as displayed, choose formats, check the memory
- * budget of every job before any runs (a bomb is named as one even when truncated), refuse truncated
- * data, then transcode one job at a time, carry the colour profile over, and keep the smallest
- * acceptable result.
+ * be done, read the EXIF orientation and the colour profile, fit the size as displayed, choose formats,
+ * check the memory and CPU budgets of the job the client asked for before any runs (a bomb is named as
+ * one even when truncated), refuse truncated data, then transcode one job at a time, carry the colour
+ * profile over, and keep the smallest acceptable result. An alternative format (WebP for `auto`) is
+ * optional: it runs only when it fits beside the first job, and is skipped if it fails.
  */
 export async function compressImage(input: Uint8Array, request: CompressRequest): Promise<CompressResult> {
   const header = readHeader(input);
   refuseAnimation(header);
   const { orientation, ...displayed } = orient(input, header);
   const size = fitSize(displayed.width, displayed.height, request.maxWidth, request.maxHeight);
-  const specs: OutputSpec[] = chooseFormats(header.format, request.format, request.acceptsWebp).map((format) => ({
-    format,
-    quality: encoderQuality(format, request.quality),
-    ...size,
-    orientation,
-  }));
-  for (const spec of specs) checkBudget(engine, header, spec);
+  // A truncated file is refused below; its profile is not worth reading before the check names a bomb.
+  const icc = header.complete ? await readIccProfile(input, header.format) : null;
+  // carry-icc leaves a plain sRGB profile out; any other may be copied into the output.
+  const iccBytes = icc && !isSrgbProfile(icc) ? icc.length : 0;
+  const [primary, ...optional] = chooseFormats(header.format, request.format, request.acceptsWebp).map(
+    (format): OutputSpec => ({ format, quality: encoderQuality(format, request.quality), ...size, orientation, iccBytes }),
+  );
+  const cpuBudgetMs = request.cpuBudgetMs ?? PAID_CPU_BUDGET_MS;
+  const primaryCost = jobCost(engine, header, primary!);
+  checkBudget(header, primary!, primaryCost, cpuBudgetMs);
+  let cpuMs = primaryCost.cpuMs;
+  const alternatives: Array<{ spec: OutputSpec; cost: JobCost }> = [];
+  for (const spec of optional) {
+    const cost = jobCost(engine, header, spec);
+    if (cost.peakBytes > ENGINE_BUDGET_BYTES || cpuMs + cost.cpuMs > cpuBudgetMs) continue;
+    alternatives.push({ spec, cost });
+    cpuMs += cost.cpuMs;
+  }
   refuseIncomplete(header);
-  const icc = await readIccProfile(input, header.format);
 
-  const candidates = await runExclusive(async () => {
-    const encoded: Array<{ bytes: Uint8Array; iccKept: boolean }> = [];
-    for (const spec of specs) encoded.push(await carryIccProfile(await engine.transcode(input, header, spec), spec.format, icc));
-    return encoded;
-  });
+  // JS buffers the request holds count against the engine's budget until it is answered.
+  const releases: Array<() => void> = [];
+  let heldBytes = 0;
+  const hold = (bytes: Uint8Array): Uint8Array => {
+    releases.push(engine.holdJs(bytes.byteLength));
+    heldBytes += bytes.byteLength;
+    return bytes;
+  };
+  const encode = async (spec: OutputSpec): Promise<Candidate> => {
+    const encoded = hold(await engine.transcode(input, header, spec));
+    const carried = await carryIccProfile(encoded, spec.format, icc);
+    if (carried.bytes !== encoded) hold(carried.bytes);
+    return { spec, ...carried };
+  };
+  try {
+    const [first, ...others] = await runExclusive({ inputBytes: input.length, cpuMs }, async () => {
+      const done = [await encode(primary!)];
+      for (const { spec, cost } of alternatives) {
+        // Beside what the first job left in hand; the engine enforces it too.
+        if (cost.peakBytes + heldBytes > ENGINE_BUDGET_BYTES) continue;
+        try {
+          done.push(await encode(spec));
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+        }
+      }
+      return done;
+    });
 
-  const resized = size.width !== displayed.width || size.height !== displayed.height;
-  const [first, ...alternatives] = specs.map((spec, i) => ({ spec, ...candidates[i]! }));
-  let best = { ...first!, originalReturned: false };
-  const fallback = neverLarger(input, header.format, best.bytes, resized || best.spec.format !== header.format);
-  if (fallback.originalReturned) best = { ...best, bytes: fallback.bytes, originalReturned: true, iccKept: icc !== null };
-  for (const candidate of alternatives) {
-    if (candidate.bytes.length < best.bytes.length) best = { ...candidate, originalReturned: false };
+    const resized = size.width !== displayed.width || size.height !== displayed.height;
+    let best = { ...first!, originalReturned: false };
+    const fallback = neverLarger(input, header.format, best.bytes, resized || best.spec.format !== header.format);
+    if (fallback.originalReturned) best = { ...best, bytes: hold(fallback.bytes), originalReturned: true, iccKept: icc !== null };
+    for (const candidate of others) {
+      if (candidate.bytes.length < best.bytes.length) best = { ...candidate, originalReturned: false };
+    }
+
+    const notes: CompressionNote[] = [];
+    if (best.originalReturned) notes.push('original-returned');
+    else {
+      if (orientation !== 1) notes.push('orientation-applied');
+      if (resized) notes.push('resized');
+      if (best.spec.format !== header.format) notes.push('converted');
+      if (header.hasAlpha && best.spec.format === 'jpeg') notes.push('alpha-flattened');
+    }
+    if (best.iccKept) notes.push('icc-kept');
+    return { bytes: best.bytes, format: best.spec.format, notes };
+  } finally {
+    for (const release of releases) release();
   }
-
-  const notes: CompressionNote[] = [];
-  if (best.originalReturned) notes.push('original-returned');
-  else {
-    if (orientation !== 1) notes.push('orientation-applied');
-    if (resized) notes.push('resized');
-    if (best.spec.format !== header.format) notes.push('converted');
-    if (header.hasAlpha && best.spec.format === 'jpeg') notes.push('alpha-flattened');
-  }
-  if (best.iccKept) notes.push('icc-kept');
-  return { bytes: best.bytes, format: best.spec.format, notes };
 }

@@ -25,15 +25,21 @@ export interface ImageHeader {
   progressive: boolean;
   /** JPEG: arithmetic-coded (SOF9 to SOF15). */
   arithmetic: boolean;
-  /** JPEG: number of components and the largest sampling factors (h, v). */
-  components: number;
-  maxSampling: { h: number; v: number };
+  /** JPEG: the sampling factors of each component, in frame order (their count is the component count). */
+  sampling: Array<{ h: number; v: number }>;
+  /**
+   * JPEG: the decoder holds every DCT coefficient of the image: progressive, or a first scan that
+   * carries fewer components than the frame (a baseline file in several scans).
+   */
+  coefficientsBuffered: boolean;
   /** PNG: bit depth, colour type and Adam7 interlacing. */
   bitDepth: number;
   colorType: number;
   interlaced: boolean;
   /** WebP: lossless (VP8L) bitstream. */
   lossless: boolean;
+  /** The file's size in bytes (a WebP decoder holds the whole file). */
+  fileBytes: number;
   /**
    * False when the data ends before the image does (no JPEG end-of-image, no PNG IEND, a RIFF size past
    * the end). Such input is refused, but only after the size check, so a bomb is named as one.
@@ -54,4 +60,6 @@ export interface OutputSpec {
   height: number;
   /** EXIF orientation (1 to 8) the engine applies to the pixels; absent means 1, as stored. */
   orientation?: number;
+  /** Bytes of the ICC profile the pipeline will carry into this output: its copies count against the budget. */
+  iccBytes?: number;
 }

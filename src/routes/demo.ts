@@ -5,6 +5,7 @@ import { compressImage } from '../image/pipeline';
 import { acceptsWebp } from '../image/steps/choose-formats';
 import { readDemoInput } from '../input/read-demo-input';
 import { clientBucket } from '../limits/client-ip';
+import { DEMO_CPU_BUDGET_MS } from '../limits/cpu';
 import { rateLimitHeaders, tooManyRequestsDetails, type NamedWindow } from '../limits/rate-limit-headers';
 import { hitWindow } from '../limits/sliding-window';
 import { DEMO_LIMIT, HOUR_MS } from '../limits/windows';
@@ -35,6 +36,7 @@ export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) 
       quality: DEMO_QUALITY,
       format: 'auto',
       acceptsWebp: acceptsWebp(c.req.header('Accept')),
+      cpuBudgetMs: DEMO_CPU_BUDGET_MS,
     });
     return imageResponse({ ...result, originalSize: input.length, varyOnAccept: true, headers: demoHeaders });
   } catch (err) {

@@ -14,9 +14,9 @@ import { createWasmEngine, type WasmEngine } from '../../src/image/wasm';
 import type { EncoderPlan } from '../../src/image/wasm/memory-model';
 import { fixture } from '../helpers/fixtures';
 
-/** A fresh engine on the committed module: its memory is this test's alone. */
+/** A fresh engine on the committed module: its memory is this test's alone, and each job runs on a fresh instance. */
 export function freshEngine(plan?: (header: ImageHeader, out: OutputSpec) => EncoderPlan): WasmEngine {
-  return createWasmEngine(engineWasm, plan);
+  return createWasmEngine(engineWasm, { plan, retireAfterBytes: 0 });
 }
 
 /** libjpeg-turbo with progressive scans, whatever the size: the encoder cjpeg has. */

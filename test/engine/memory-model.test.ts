@@ -1,48 +1,119 @@
 import { describe, expect, it } from 'vitest';
+import engineWasm from '../../codecs/dist/engine.wasm';
+import { ApiError } from '../../src/errors/api-error';
 import { readHeader } from '../../src/image/header/read-header';
-import type { ImageFormat } from '../../src/image/types';
-import { freshEngine } from './helpers';
-import { syntheticPng } from './synthetic-png';
+import type { ImageFormat, OutputSpec } from '../../src/image/types';
+import { createWasmEngine, estimatePeakBytes, type WasmEngine } from '../../src/image/wasm';
+import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
+import { craftedJpeg, noisePng, prng, samplePng, tiledNoisePng } from '../helpers/crafted';
+import { fixture } from '../helpers/fixtures';
+import { caseSize, modelCase } from '../helpers/model-cases';
 
-const MiB = 1024 * 1024;
+const MiB = 1_048_576;
 
-/** Measured peak (WASM high-water mark + output buffers) of one job on a fresh instance. */
-async function measure(input: Uint8Array, format: ImageFormat, width?: number, height?: number) {
-  const engine = freshEngine();
+/** One engine whose every job runs on a fresh instance over the same memory: each job measured alone, no memory piles up. */
+const engine = createWasmEngine(engineWasm, { retireAfterBytes: 0 });
+
+/** Measured peak (the job's WASM heap top + its output buffer) against the model, for a job the model admits. */
+async function check(engineUnderTest: WasmEngine, input: Uint8Array, out: OutputSpec, name: string): Promise<{ measured: number; predicted: number }> {
   const header = readHeader(input);
-  const out = { format, quality: 80, width: width ?? header.width, height: height ?? header.height };
-  const bytes = await engine.transcode(input, header, out);
-  const { wasmBytes, outputBufferBytes } = engine.lastJob();
-  return { bytes, measured: wasmBytes + outputBufferBytes, predicted: engine.estimatePeakBytes(header, out) };
+  const predicted = estimatePeakBytes(header, out);
+  expect(predicted, `${name}: admitted`).toBeLessThanOrEqual(ENGINE_BUDGET_BYTES);
+  await engineUnderTest.transcode(input, header, out);
+  const { wasmBytes, outputBufferBytes } = engineUnderTest.lastJob();
+  const measured = wasmBytes + outputBufferBytes;
+  expect(measured, `${name}: measured ${(measured / MiB).toFixed(2)} MiB, predicted ${(predicted / MiB).toFixed(2)} MiB`).toBeLessThanOrEqual(predicted);
+  return { measured, predicted };
 }
 
-/** The model must never be below the measurement, nor so far above it that it refuses needlessly. */
-function expectClose({ measured, predicted }: { measured: number; predicted: number }): void {
-  expect(predicted).toBeGreaterThanOrEqual(measured);
-  expect(predicted).toBeLessThanOrEqual(measured * 1.5 + 3 * MiB);
-}
+const full = (input: Uint8Array, format: ImageFormat, quality: number): OutputSpec => {
+  const { width, height } = readHeader(input);
+  return { format, quality, width, height };
+};
 
-describe('wasm engine: memory model against measured peaks', () => {
-  const rgb = syntheticPng(1600, 1000, false);
-  const rgba = syntheticPng(1200, 800, true);
+describe('memory model: the adversarial classes it was calibrated on', () => {
+  const random = prng(3);
+  const binary = samplePng(900, 600, { channels: 3 }, () => (random() < 0.5 ? 0 : 255));
 
   it.each([
-    ['PNG -> JPEG, full size (progressive coefficients)', rgb, 'jpeg', undefined, undefined],
-    ['PNG -> JPEG, 400 wide', rgb, 'jpeg', 400, 250],
-    ['PNG -> WebP, full size', rgb, 'webp', undefined, undefined],
-    ['RGBA PNG -> WebP (libwebp alpha encoder)', rgba, 'webp', undefined, undefined],
-  ] as const)('%s', async (_name, input, format, width, height) => {
-    expectClose(await measure(input, format, width, height));
+    ['binary noise to baseline-sized JPEG at q100', 'jpeg', 100],
+    ['binary noise to JPEG at q80', 'jpeg', 80],
+    ['binary noise to WebP at q100 (token buffer)', 'webp', 100],
+    ['binary noise to lossless PNG (trial frame)', 'png', 100],
+    ['binary noise to lossy PNG', 'png', 40],
+  ] as const)('%s', async (name, format, quality) => {
+    const input = await binary;
+    await check(engine, input, full(input, format, quality), name);
   });
 
-  it('RGBA PNG -> PNG, 600 wide', async () => {
-    const { bytes } = await measure(rgba, 'png');
-    expectClose(await measure(bytes, 'png', 600, 400));
+  it('uniform noise with alpha to WebP, and an interlaced 16-bit PNG of noise to JPEG', async () => {
+    const rgba = await noisePng(700, 500, { channels: 4 });
+    await check(engine, rgba, full(rgba, 'webp', 90), 'RGBA noise to WebP');
+    const adam7 = await noisePng(700, 500, { channels: 3, bitDepth: 16, interlaced: true });
+    await check(engine, adam7, { ...full(adam7, 'jpeg', 80), width: 350, height: 250 }, 'Adam7 16-bit noise to JPEG');
   });
 
-  it('progressive JPEG input -> 400 wide (coefficients of the whole input)', async () => {
-    const { bytes } = await measure(rgb, 'jpeg');
-    expect(readHeader(bytes).progressive).toBe(true);
-    expectClose(await measure(bytes, 'jpeg', 400, 250));
+  it('every JPEG sampling layout, progressive and in several scans', async () => {
+    const layouts = [
+      [{ h: 4, v: 4 }, { h: 4, v: 4 }, { h: 4, v: 4 }, { h: 4, v: 4 }],
+      [{ h: 1, v: 1 }, { h: 2, v: 2 }, { h: 2, v: 2 }],
+      [{ h: 2, v: 4 }, { h: 1, v: 1 }, { h: 1, v: 1 }],
+      [{ h: 4, v: 1 }],
+    ];
+    for (const components of layouts) {
+      for (const [progressive, scanPerComponent] of [[true, false], [false, true], [false, false]] as const) {
+        const input = craftedJpeg({ width: 800, height: 600, components, progressive, scanPerComponent, seed: 2 });
+        const name = `${components.map((c) => `${c.h}x${c.v}`).join(',')} ${progressive ? 'progressive' : scanPerComponent ? 'multi-scan' : 'one scan'}`;
+        await check(engine, input, { ...full(input, 'jpeg', 80), width: 200, height: 150 }, name);
+      }
+    }
+  });
+
+  it('a repeated noise tile at an extreme aspect ratio, and a lossless WebP', async () => {
+    const sliver = await tiledNoisePng(12000, 40, { channels: 3 });
+    await check(engine, sliver, { format: 'webp', quality: 80, width: 12000, height: 40 }, 'tile sliver to WebP');
+    await check(engine, sliver, { format: 'png', quality: 100, width: 30, height: 1 }, 'tile sliver to 30x1 PNG');
+    const lossless = await fixture('engine/lossless1.webp');
+    await check(engine, lossless, full(lossless, 'png', 100), 'lossless WebP to PNG');
+  });
+});
+
+/**
+ * The property: for everything the model admits, measured <= predicted (and predicted <= the budget,
+ * which admission means). `npm test` runs a few hundred small cases; `npm run fuzz` thousands of larger
+ * ones through the same generator (test/fuzz/model.fuzz.ts).
+ */
+export async function runModelCase(n: number, maxPixels: number, engineUnderTest: WasmEngine = engine): Promise<'ok' | 'refused' | 'undecodable'> {
+  const c = modelCase(n, maxPixels);
+  let input: Uint8Array;
+  if ('png' in c.input) input = await c.input.png;
+  else if ('jpeg' in c.input) input = c.input.jpeg;
+  else if ('webp' in c.input) input = c.input.webp;
+  else {
+    const source = await c.input.webpFrom;
+    const header = readHeader(source);
+    input = await engineUnderTest.transcode(source, header, { format: 'webp', quality: c.input.quality, width: header.width, height: header.height });
+  }
+  const header = readHeader(input);
+  const out: OutputSpec = { format: c.out.format, quality: c.out.quality, orientation: c.out.orientation, ...caseSize(header.width, header.height, c.out) };
+  if (estimatePeakBytes(header, out) > ENGINE_BUDGET_BYTES) return 'refused';
+  try {
+    await check(engineUnderTest, input, out, c.name);
+  } catch (error) {
+    // libjpeg refuses some legal layouts (sampling it cannot upsample); anything else is a failure.
+    if (error instanceof ApiError && error.code === 'unsupported_image') return 'undecodable';
+    throw error;
+  }
+  return 'ok';
+}
+
+describe('memory model: measured <= predicted <= budget for everything admitted (property)', () => {
+  it('holds on 300 random headers and requests', async () => {
+    const outcomes: Record<string, number> = {};
+    for (let n = 0; n < 300; n++) {
+      const outcome = await runModelCase(n, 60_000);
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    }
+    expect(outcomes.ok).toBeGreaterThan(250);
   });
 });

@@ -70,7 +70,7 @@ describe('EXIF orientation is applied to the pixels', () => {
     const out = { format: 'webp' as const, quality: 80, width: 450, height: 300 };
     const stored = estimatePeakBytes(header, out);
     expect(estimatePeakBytes(header, { ...out, orientation: 2 })).toBe(stored); // mirrors row by row
-    expect(estimatePeakBytes(header, { ...out, orientation: 6 })).toBe(stored + 450 * 300 * 3);
+    expect(estimatePeakBytes(header, { ...out, orientation: 3 })).toBe(stored + 450 * 300 * 3);
   });
 
   it('stays within the model when turning a 1.6 MP frame, for every output format', async () => {

@@ -27,8 +27,14 @@ import {
 const ICC_ID = asciiBytes('ICC_PROFILE\0');
 /** Profile bytes per APP2 segment: the payload limit less the identifier, sequence and count bytes. */
 export const ICC_BYTES_PER_SEGMENT = MAX_SEGMENT_PAYLOAD - ICC_ID.length - 2; // 65519
-/** The largest profile JPEG can carry (255 segments); also the cap on inflating a PNG iCCP. */
+/** The largest profile JPEG can carry (255 segments). */
 const MAX_PROFILE = 255 * ICC_BYTES_PER_SEGMENT;
+/**
+ * Profiles larger than this (once inflated) are dropped, not carried (decisions.md, the isolate
+ * budget): real ones are a few KB, rarely 1 MB with lookup tables, and each carried byte is held
+ * three times (the profile, the output it is written into, and a PNG's deflated copy).
+ */
+export const MAX_CARRIED_PROFILE_BYTES = 1_048_576;
 const ICC_HEADER = 128;
 
 /**
@@ -64,6 +70,8 @@ function jpegProfile(segments: readonly JpegSegment[]): Uint8Array | null {
   const ordered = Array.from<Uint8Array | undefined>({ length: count });
   for (const p of parts) ordered[p[ICC_ID.length]! - 1] = p.subarray(ICC_ID.length + 2);
   if (ordered.length !== count || ordered.some((p) => p === undefined)) return null;
+  // Checked before the copy, so an oversized profile costs nothing.
+  if (ordered.reduce((n, p) => n + p!.length, 0) > MAX_CARRIED_PROFILE_BYTES) return null;
   return concat(ordered as Uint8Array[]);
 }
 
@@ -73,7 +81,7 @@ async function pngProfile(chunks: readonly PngChunk[]): Promise<Uint8Array | nul
   if (!data) return null;
   const nul = data.subarray(0, 81).indexOf(0);
   if (nul < 1 || data[nul + 1] !== 0) return null;
-  return runStream(data.subarray(nul + 2), new DecompressionStream('deflate'), MAX_PROFILE);
+  return runStream(data.subarray(nul + 2), new DecompressionStream('deflate'), MAX_CARRIED_PROFILE_BYTES);
 }
 
 /**
@@ -106,10 +114,10 @@ const CHRM_CHUNKS = new Set(['sRGB', 'gAMA', 'cHRM']);
 
 /**
  * The profile when its header holds together (ICC.1:2022 7.2): the size field fits the data,
- * 'acsp' is at byte 36 and the tag table fits; trimmed to the declared size.
+ * 'acsp' is at byte 36 and the tag table fits; trimmed to the declared size. None over 1 MiB.
  */
 function checkedProfile(profile: Uint8Array | null): Uint8Array | null {
-  if (!profile || profile.length < ICC_HEADER + 4) return null;
+  if (!profile || profile.length < ICC_HEADER + 4 || profile.length > MAX_CARRIED_PROFILE_BYTES) return null;
   const size = u32be(profile, 0);
   if (size < ICC_HEADER + 4 || size > profile.length || ascii(profile, 36, 4) !== 'acsp') return null;
   if (ICC_HEADER + 4 + 12 * u32be(profile, ICC_HEADER) > size) return null;

@@ -11,12 +11,13 @@ export function baseHeader(format: ImageFormat, width: number, height: number): 
     animated: false,
     progressive: false,
     arithmetic: false,
-    components: 0,
-    maxSampling: { h: 1, v: 1 },
+    sampling: [],
+    coefficientsBuffered: false,
     bitDepth: 8,
     colorType: 0,
     interlaced: false,
     lossless: false,
+    fileBytes: 0,
     complete: true,
   };
 }

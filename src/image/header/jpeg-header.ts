@@ -62,7 +62,10 @@ export function readJpegHeader(b: Uint8Array): ImageHeader {
     if (kind) header = readFrame(b, at, length, kind);
     if (marker === SOS) {
       if (!header) throw corrupt('a scan comes before the frame header');
-      return { ...header, complete: hasEndOfImage(b, at + length) };
+      // libjpeg buffers the whole image's coefficients when the first scan leaves components out (jdinput.c).
+      const firstScanComponents = b[at + 2]!;
+      const coefficientsBuffered = header.progressive || firstScanComponents < header.sampling.length;
+      return { ...header, coefficientsBuffered, complete: hasEndOfImage(b, at + length) };
     }
     at += length;
   }
@@ -84,15 +87,10 @@ function readFrame(
     throw corrupt('the frame header is malformed');
   }
   if (width === 0 || height === 0) throw corrupt('the frame has no size');
-  const header = baseHeader('jpeg', width, height);
-  let h = 1;
-  let v = 1;
-  for (let i = 0; i < components; i++) {
-    const sampling = b[at + 9 + 3 * i]!;
-    h = Math.max(h, sampling >> 4);
-    v = Math.max(v, sampling & 15);
-  }
-  return { ...header, ...kind, components, grey: components === 1, maxSampling: { h, v } };
+  const sampling = Array.from({ length: components }, (_, i) => ({ h: b[at + 9 + 3 * i]! >> 4, v: b[at + 9 + 3 * i]! & 15 }));
+  // T.81 B.2.2: each factor is 1 to 4.
+  if (sampling.some(({ h, v }) => h < 1 || h > 4 || v < 1 || v > 4)) throw corrupt('a sampling factor is out of range');
+  return { ...baseHeader('jpeg', width, height), ...kind, grey: components === 1, sampling };
 }
 
 /** In entropy-coded data 0xFF is always followed by 0x00 or RSTn, so FF D9 is the real end of image. */

@@ -14,5 +14,5 @@ export function readHeader(bytes: Uint8Array): ImageHeader {
   if (!format) {
     throw new ApiError('unsupported_image', 'The data is not a JPEG, PNG or WebP image (other formats are not supported).');
   }
-  return READERS[format](bytes);
+  return { ...READERS[format](bytes), fileBytes: bytes.length };
 }

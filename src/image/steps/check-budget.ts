@@ -5,8 +5,22 @@ import type { ImageHeader, OutputSpec } from '../types';
 
 const MIB = 1_048_576;
 
-/** Refuses, from the header alone and before any allocation, a job the engine could not fit or afford. */
-export function checkBudget(engine: ImageEngine, header: ImageHeader, out: OutputSpec): void {
+/** What a job needs by the engine's models: memory at its peak and CPU time. */
+export interface JobCost {
+  peakBytes: number;
+  cpuMs: number;
+}
+
+export function jobCost(engine: ImageEngine, header: ImageHeader, out: OutputSpec): JobCost {
+  return { peakBytes: engine.estimatePeakBytes(header, out), cpuMs: engine.estimateCpuMs(header, out) };
+}
+
+/**
+ * Refuses, from the header alone and before any allocation, a job the engine could not fit in its
+ * memory budget or do within the request's CPU budget.
+ */
+export function checkBudget(header: ImageHeader, out: OutputSpec, cost: JobCost, cpuBudgetMs: number): void {
+  const described = `A ${header.width}x${header.height} ${header.format.toUpperCase()} to ${out.format.toUpperCase()} at ${out.width}x${out.height}`;
   if (header.width * header.height > MAX_INPUT_PIXELS) {
     throw new ApiError(
       'image_too_large',
@@ -14,12 +28,18 @@ export function checkBudget(engine: ImageEngine, header: ImageHeader, out: Outpu
         `the limit is ${MAX_INPUT_PIXELS / 1e6} MP.`,
     );
   }
-  const peak = engine.estimatePeakBytes(header, out);
-  if (peak <= ENGINE_BUDGET_BYTES) return;
-  throw new ApiError(
-    'image_too_large',
-    `A ${header.width}x${header.height} ${header.format.toUpperCase()} to ${out.format.toUpperCase()} at ` +
-      `${out.width}x${out.height} would need about ${Math.ceil(peak / MIB)} MiB; the limit is ` +
-      `${ENGINE_BUDGET_BYTES / MIB} MiB. Send a smaller image, or a smaller maxWidth/maxHeight.`,
-  );
+  if (cost.peakBytes > ENGINE_BUDGET_BYTES) {
+    throw new ApiError(
+      'image_too_large',
+      `${described} would need about ${Math.ceil(cost.peakBytes / MIB)} MiB; the limit is ` +
+        `${ENGINE_BUDGET_BYTES / MIB} MiB. Send a smaller image, or a smaller maxWidth/maxHeight.`,
+    );
+  }
+  if (cost.cpuMs > cpuBudgetMs) {
+    throw new ApiError(
+      'image_too_large',
+      `${described} would take about ${(cost.cpuMs / 1000).toFixed(1)} s of CPU; the limit here is ` +
+        `${cpuBudgetMs / 1000} s. Send a smaller image, or a smaller maxWidth/maxHeight.`,
+    );
+  }
 }

@@ -17,6 +17,8 @@ export const FAIL_MEMORY = 2;
 export const FAIL_INTERNAL = 3;
 
 export interface EngineExports {
-  memory: WebAssembly.Memory;
-  transcode(inFormat: number, outFormat: number, quality: number, width: number, height: number, flags: number): void;
+  /** width x height is the output as displayed; inWidth x inHeight the stored size the header says. */
+  transcode(inFormat: number, outFormat: number, quality: number, width: number, height: number, flags: number, inWidth: number, inHeight: number): void;
+  /** The top of the instance's heap: the most memory it has needed (codecs/src/host.c). */
+  heap_top(): number;
 }

@@ -1,4 +1,5 @@
 import { FAIL_INTERNAL, FAIL_MEMORY, type EngineExports } from './abi';
+import type { EngineMemory } from './engine-memory';
 
 /** What C reported through the `fail` import; thrown out of the WASM call. */
 export class EngineFailure extends Error {
@@ -17,55 +18,75 @@ interface ResizableArrayBuffer extends ArrayBuffer {
 }
 const ResizableArrayBuffer = ArrayBuffer as unknown as new (byteLength: number, options: { maxByteLength: number }) => ResizableArrayBuffer;
 
-/** Address space reserved for one output; pages are committed only as the output grows. */
-const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
 /** The buffer grows in place (nothing is copied) by this much, so it stays close to the output. */
 const GROWTH_BYTES = 1024 * 1024;
 
 /**
- * The JS side of codecs/src/host.h for one job: the module pulls the input from here and
- * pushes the output here, so neither file is copied whole into WASM memory.
+ * The JS side of codecs/src/host.h for one job: the module pulls the input from here and pushes the
+ * output here, so neither file is copied whole into WASM memory. The output may not pass the size the
+ * job was planned with (the memory model's worst case for its format, quality and size), nor take the
+ * engine past its budget: either fails the job with FAIL_MEMORY (a 413) at the write that would.
  */
 export class HostIo {
   private input: Uint8Array = new Uint8Array(0);
   private position = 0;
-  private output: ArrayBuffer = new ResizableArrayBuffer(0, { maxByteLength: 0 });
+  private output: ArrayBuffer = new ArrayBuffer(0);
+  private planned = 0;
   /** The module announced the output's exact size: `output` is a fixed buffer of that size. */
   private reserved = false;
   private length = 0;
-  /** What JS held for the output at its most: the grown buffer and the final copy. */
+  /** Releases the output buffer's count against the engine budget. */
+  private releaseOutput: () => void = () => {};
+  /** The output buffer at its largest in this job. */
   peakOutputBytes = 0;
+  /** How many times the job read the input from its start (a decode pass each). */
+  inputPasses = 0;
   exports?: EngineExports;
 
-  start(input: Uint8Array): void {
+  constructor(private readonly memory: EngineMemory) {}
+
+  start(input: Uint8Array, plannedOutputBytes: number): void {
     this.input = input;
     this.position = 0;
-    this.output = new ResizableArrayBuffer(GROWTH_BYTES, { maxByteLength: MAX_OUTPUT_BYTES });
+    this.planned = plannedOutputBytes;
+    this.output = new ResizableArrayBuffer(0, { maxByteLength: plannedOutputBytes });
     this.reserved = false;
     this.length = 0;
+    this.peakOutputBytes = 0;
+    this.inputPasses = 0;
+    this.countOutput();
   }
 
   /**
-   * The output in a fixed-length buffer: Web APIs (Response, crypto) refuse resizable ones,
-   * so a grown output is copied once, at the end; both exist for that moment.
+   * The output, in the buffer it was written to: a grown buffer is shrunk in place to the output's
+   * length (Response, crypto and the container edits accept such a view), so it is never copied.
    */
   finish(): Uint8Array {
-    const exact = this.reserved && this.length === this.output.byteLength;
-    const out = exact ? new Uint8Array(this.output) : new Uint8Array(this.output.slice(0, this.length));
-    this.peakOutputBytes = exact ? out.byteLength : this.output.byteLength + out.byteLength;
-    this.input = new Uint8Array(0);
-    this.output = new ResizableArrayBuffer(0, { maxByteLength: 0 });
+    if (!this.reserved) (this.output as ResizableArrayBuffer).resize(this.length);
+    const out = new Uint8Array(this.output, 0, this.length);
+    this.end();
     return out;
   }
 
-  imports(): WebAssembly.Imports {
-    const memory = (): Uint8Array => new Uint8Array(this.exports!.memory.buffer);
+  /** Forgets the job's buffers (after finish, or when the job failed). */
+  end(): void {
+    this.releaseOutput();
+    this.releaseOutput = () => {};
+    this.input = new Uint8Array(0);
+    this.output = new ArrayBuffer(0);
+  }
+
+  imports(memory: WebAssembly.Memory): WebAssembly.Imports {
+    const bytes = (): Uint8Array => new Uint8Array(memory.buffer);
     return {
       env: {
+        memory,
+        memory_grow: (pages: number) => this.memory.grow(pages),
         input_size: () => this.input.length,
         input_read: (ptr: number, len: number) => {
+          if (this.position === 0) this.inputPasses++;
           const n = Math.min(len, this.input.length - this.position);
-          memory().set(this.input.subarray(this.position, this.position + n), ptr);
+          bytes().set(this.input.subarray(this.position, this.position + n), ptr);
           this.position += n;
           return n;
         },
@@ -73,19 +94,21 @@ export class HostIo {
           this.position = 0;
         },
         output_reserve: (total: number) => {
-          if (this.length > 0 || total > MAX_OUTPUT_BYTES) return;
+          if (this.length > 0) return;
+          this.ensureRoom(total);
           this.output = new ArrayBuffer(total);
           this.reserved = true;
+          this.countOutput();
         },
-        output_write: (ptr: number, len: number) => this.append(memory().subarray(ptr, ptr + len)),
+        output_write: (ptr: number, len: number) => this.append(bytes().subarray(ptr, ptr + len)),
         fail: (kind: number, ptr: number, len: number) => {
-          throw new EngineFailure(kind, new TextDecoder().decode(memory().subarray(ptr, ptr + len)));
+          throw new EngineFailure(kind, new TextDecoder().decode(bytes().subarray(ptr, ptr + len)));
         },
       },
       // wasi-libc links these for paths the glue never takes (stdio, getenv, abort).
       wasi_snapshot_preview1: {
         environ_sizes_get: (countPtr: number, sizePtr: number) => {
-          const view = new DataView(this.exports!.memory.buffer);
+          const view = new DataView(memory.buffer);
           view.setUint32(countPtr, 0, true);
           view.setUint32(sizePtr, 0, true);
           return 0;
@@ -101,12 +124,26 @@ export class HostIo {
     };
   }
 
+  /** Fails the job unless an output buffer of `bytes` is within its plan and the engine's budget. */
+  private ensureRoom(bytes: number): void {
+    if (bytes > this.planned) throw new EngineFailure(FAIL_MEMORY, 'the output is larger than the job was planned for');
+    if (!this.memory.allowsJs(bytes - this.output.byteLength)) throw new EngineFailure(FAIL_MEMORY, 'the output does not fit the memory budget');
+  }
+
+  private countOutput(): void {
+    this.releaseOutput();
+    this.releaseOutput = this.memory.holdJs(this.output.byteLength);
+    this.peakOutputBytes = Math.max(this.peakOutputBytes, this.output.byteLength);
+  }
+
   private append(bytes: Uint8Array): void {
     const needed = this.length + bytes.length;
     if (needed > this.output.byteLength) {
       if (this.reserved) throw new EngineFailure(FAIL_INTERNAL, 'the output is larger than announced');
-      if (needed > MAX_OUTPUT_BYTES) throw new EngineFailure(FAIL_MEMORY, 'the output is larger than the service returns');
-      (this.output as ResizableArrayBuffer).resize(Math.min(MAX_OUTPUT_BYTES, Math.max(needed, this.output.byteLength + GROWTH_BYTES)));
+      const size = Math.min(this.planned, Math.max(needed, this.output.byteLength + GROWTH_BYTES));
+      this.ensureRoom(Math.max(needed, size));
+      (this.output as ResizableArrayBuffer).resize(Math.max(needed, size));
+      this.countOutput();
     }
     new Uint8Array(this.output).set(bytes, this.length);
     this.length = needed;

@@ -3,105 +3,232 @@ import type { ImageHeader, OutputSpec } from '../types';
 
 const MiB = 1024 * 1024;
 
-/** The module's static data, stack and allocator slack, measured after a small job. */
-const BASE_BYTES = 2 * MiB;
-
 /**
- * Per-pixel costs of the parts that hold a whole frame, from codecs/src and measured with
- * `npm run bench`. Everything else streams rows and costs a few rows of the image width.
+ * The engine's memory model: the peak bytes of one job (WASM memory and the job's JS buffers), from the
+ * header alone, as a sum of the terms below. Each term says where it was measured: the heap top of a
+ * fresh instance after the job (`lastJob()`), on the adversarial classes it is worst for (binary and
+ * uniform noise, flat images, extreme aspect ratios, every JPEG sampling layout, qualities 1 to 100).
+ * test/engine/memory-model.test.ts checks the sum on those classes and on random headers; what a header
+ * cannot tell (a lossless WebP's Huffman tables, content worse than noise) is not modelled: the engine
+ * enforces the budget at every allocation (engine-memory.ts) and such a job fails alone with a 413.
+ *
+ * Terms are bytes, bytes per pixel (B/px) of the image they name, bytes per column of width (B/col), or
+ * multiples of the planned output (the worst case for the format and quality, `plannedOutputBytes`).
  */
-const COST = {
-  /** libjpeg-turbo keeps every DCT coefficient (2 B) of a progressive input. */
-  coefficientBytes: 2,
-  /** Adam7 PNG is assembled as a full RGBA8 frame before its rows can flow. */
-  interlacedPngPerPixel: 4,
-  /** mozjpeg keeps the coefficients (3 B/px at 4:2:0) and more for trellis; measured. */
-  mozjpegPerPixel: 6,
-  /** mozjpeg encodes candidate scans into memory to pick the smallest. */
-  mozjpegScanTrialsPerOutputByte: 2,
-  /** The compressed WebP is copied in whole; a lossy one is rarely over 1 B/px. */
-  webpInputPerPixel: 1,
-  /** Lossy WebP streams rows, but libwebp decodes an ALPH chunk into a whole plane. */
-  webpLossyAlphaPerPixel: 1,
-  /** VP8L keeps the whole ARGB image, and is decoded into a full RGB(A) frame. */
-  webpLosslessDecodePerPixel: 4,
-  /** libwebp encodes from a YUV 4:2:0 picture (1.5 B/px) and keeps per-macroblock state. */
-  webpEncodePerPixel: 1.7,
-  /**
-   * libwebp assembles the whole bitstream in memory before writing it, in bit writers that
-   * grow by doubling: about twice the output.
-   */
-  webpBitstreamPerOutputByte: 2,
-  /**
-   * Without low_memory, libwebp records every token of the image first: 0.5 to 3 B/px on
-   * photos, 6.4 measured on noise (every coefficient non-zero), which is what is counted.
-   */
-  webpTokensPerPixel: 6.5,
-  webpAlphaPlanePerPixel: 1,
-  /**
-   * libwebp 1.2.4 compresses the alpha plane with its lossless encoder: ARGB copy, hash chain,
-   * backward references; 14 B/px in memory-and-codecs.md, up to 22 B/px measured here.
-   */
-  webpAlphaEncodePerPixel: 22,
-  /** codecs/src/webp-alpha.c codes the plane in place; only its output is extra. */
-  ownWebpAlphaEncodePerPixel: 0.25,
-  /**
-   * Lossy PNG (codecs/src/quantize.c): a 2^18-bucket colour histogram of 20 B each on the first pass
-   * (with, for a graphic, at most 70 KiB for merging its colours), a 2^18 nearest-colour cache of 2 B
-   * on the second, once the histogram is freed.
-   */
-  lossyPngBytes: 5 * MiB + 0.5 * MiB,
-  /**
-   * PNG output gathers IDAT data into chunks of up to 1 MiB (codecs/src/png-encode.c: libspng's
-   * 8 KiB ones cost 0.15 % of the file). The strategy trials of small images add nothing: each
-   * frees its encoder before the next.
-   */
-  pngIdatBufferBytes: 1 * MiB,
-  /** Orientations 3 to 8 hold the output frame (codecs/src/orient.c): 1 B per channel. */
-  orientationFrameBytesPerSample: 1,
-  /** Row buffers of the decoders, resampler and encoders, per pixel of width. */
-  rowBytesPerColumn: 256,
-};
+export const TERMS = {
+  /** Static data, stack and allocator slack. Measured: heap top of an 8x8 job, 0.69 to 0.81 MiB. */
+  baseBytes: 1 * MiB,
 
-/** Output size of a typical photo, not the worst case. */
-export function expectedOutputBytes(header: ImageHeader, out: OutputSpec): number {
-  const pixels = out.width * out.height;
+  // Decoders
+  /**
+   * JPEG decoder rows (libjpeg-turbo's main, upsampling and colour buffers) per column of the decoded
+   * width: this plus this per row of each component's iMCU (v x 8 rows at its share of the width).
+   * Measured: 48 B/col at 4:2:0, 60 at 4:4:0 and chroma sampled above luma, 16384x64 baseline files.
+   */
+  jpegRowBytesPerColumn: 24,
+  jpegRowBytesPerComponentRow: 2,
+  /**
+   * Progressive JPEG, or a first scan with fewer components than the frame: every coefficient (2 B) of
+   * every component, its blocks padded to its own sampling factors (libjpeg-turbo jdcoefct.c), whatever
+   * the output size. Measured: exact to 0.1 MiB on 1000x1000 files of ten sampling layouts.
+   */
+  jpegCoefficientBytesPerBlock: 128,
+  /** PNG decoder rows (RGBA8 row, packed row, libspng's two scanlines at up to 8 B/px). Measured: 16 B/col, 300000x30. */
+  pngRowBytesPerColumn: 32,
+  /** Adam7 PNG is assembled as a whole RGBA8 frame. Measured: 4.1 B/px on 1000x1000 noise, 8 and 16 bits. */
+  interlacedPngFrameBytesPerPixel: 4.2,
+  /** libwebp decodes from the whole file, copied in: its size exactly. */
+  webpFileBytesPerFileByte: 1,
+  /** Lossy WebP streams rows: VP8 caches and our 32-row strip. Measured: 250 B/col on bryce.webp (11158 wide). */
+  webpLossyRowBytesPerColumn: 320,
+  /**
+   * An ALPH chunk is decoded into a whole plane through the lossless decoder, which keeps 32-bit pixels
+   * unless the stream allows its 8-bit mode. Measured: 2.2 B/px (noise alpha, 8-bit mode), 5.6 B/px
+   * (a gradient's alpha coded by webp-alpha.c, 32-bit mode; model property test, case 1367).
+   */
+  webpLossyAlphaBytesPerPixel: 6,
+  /**
+   * VP8L keeps the whole ARGB image (4 B/px) and decodes into a whole RGB or RGBA frame (3 or 4 B/px).
+   * Measured: 7.0 B/px (RGB) and 7.9 (RGBA) on noise and a 4 MP graphic. Its Huffman tables depend on
+   * the bitstream, not the header: not modelled, enforced.
+   */
+  webpLosslessBytesPerPixel: 4.5,
+
+  // Between decoder and encoder
+  /**
+   * Resampler (resamplerBytes, from resample.c): Lanczos3's taps each side, stretched by the scale when
+   * shrinking. Measured: exact to 0.1 MiB from 30x1000000 to 1x1 and 300000x30 to 10x1.
+   */
+  lanczosTapsPerSide: 3,
+  /** Orientations 3 to 8 hold the output frame, 1 B per channel (orient.c). */
+  orientationFrameBytesPerSample: 1,
+  /** PNG output of up to 1 MP keeps the decoded, resized frame for its trial passes (engine.c), 1 B per channel. */
+  pngTrialFrameBytesPerSample: 1,
+
+  // Encoders
+  /** Encoder rows per column of output width. Measured: JPEG 27 B/col (16384 wide), PNG 20 + 36 for lossy dithering, WebP 8. */
+  jpegEncodeRowBytesPerColumn: 48,
+  pngEncodeRowBytesPerColumn: 64,
+  webpEncodeRowBytesPerColumn: 16,
+  /** libjpeg-turbo progressive output keeps its coefficients: 3 B/px at 4:2:0, 2 for grey. Measured: 2.9 B/px, 3 MP noise. */
+  progressiveJpegBytesPerPixel: 3.05,
+  progressiveGreyJpegBytesPerPixel: 2.05,
+  /** mozjpeg keeps the coefficients and trellis state. Measured: 6.0 B/px at quality 1 (no output), 3 MP noise. */
+  mozjpegBytesPerPixel: 6,
+  /** mozjpeg encodes candidate scans into memory to pick the smallest. Measured: up to 9.6x the output, 3 MP noise at q100. */
+  mozjpegScanTrialsPerPlannedByte: 7,
+  /** libwebp's YUV 4:2:0 picture (1.5 B/px) and macroblock state. Measured: 1.7 B/px at quality 1, 3 MP noise, low_memory. */
+  webpPictureBytesPerPixel: 1.8,
+  webpAlphaPlaneBytesPerPixel: 1,
+  /** libwebp builds the bitstream in memory in writers that grow by doubling. Measured: 2.4x the output, 3 MP noise at q100. */
+  webpBitstreamPerPlannedByte: 2.5,
+  /**
+   * Without low_memory libwebp records every token first, about 21 tokens' bytes per output byte on any
+   * content. Measured: 23.8 B/px on 3 MP uniform noise and 26.8 on binary noise at q100 (20x-21x the output).
+   */
+  webpTokensPerPlannedByte: 22,
+  /** libwebp 1.2.4's lossless alpha encoder. Measured: 30.6 B/px on uniform noise alpha, and 0.9 MiB on an 8x8 image. */
+  webpLibwebpAlphaBytesPerPixel: 32,
+  webpLibwebpAlphaBytes: 1 * MiB,
+  /** Our alpha coder (webp-alpha.c): the plane coded in place and its output. Measured: 1.8 B/px, noise alpha. */
+  webpOwnAlphaBytesPerPixel: 2,
+  /** PNG output gathers IDAT data in 1 MiB (png-encode.c) beside zlib's level-9 state. Measured: 1.9 MiB heap top, 8x8 job. */
+  pngEncoderBytes: 1.5 * MiB,
+  /** Lossy PNG (quantize.c): 2^18 histogram cells of 20 B, then a 2^18 nearest-colour cache of 2 B. Measured: 5.6 MiB over lossless, 8x8 job. */
+  lossyPngBytes: 5.5 * MiB,
+
+  // Output, worst case
+  /**
+   * The largest output per pixel at each encoder quality, on the worst content found: binary noise (each
+   * sample 0 or 255), above uniform noise for every format (1000x1000, baseline JPEG, grey or colour, the
+   * larger; WebP low_memory). Times `outputMargin`. Output that passes it is stopped (host-io.ts).
+   */
+  jpegOutputBytesPerPixel: [[1, 0.226], [10, 0.271], [20, 0.334], [30, 0.406], [40, 0.473], [50, 0.532], [60, 0.595], [70, 0.681], [75, 0.736], [80, 0.815], [85, 0.912], [90, 1.069], [95, 1.348], [98, 1.802], [99, 2.047], [100, 2.308]],
+  webpOutputBytesPerPixel: [[1, 0.307], [10, 0.456], [20, 0.531], [30, 0.598], [40, 0.643], [50, 0.678], [60, 0.719], [70, 0.758], [75, 0.775], [80, 0.832], [85, 0.908], [90, 0.998], [95, 1.12], [98, 1.215], [99, 1.265], [100, 1.28]],
+  /** A WebP's ALPH chunk on uniform noise alpha. Measured: 1.02 B/px. */
+  webpAlphaOutputBytesPerPixel: 1.02,
+  /** PNG: the raw rows (1 B per channel, a filter byte a row) in stored deflate blocks, and chunk overhead. */
+  pngOutputOverheadBytes: 64 * 1024,
+  outputMargin: 1.2,
+
+  // JS
+  /** After the job: carrying a profile copies the output once more (carry-icc.ts), and holds the profile. */
+  profileCopiesOfOutput: 1,
+  profileCopiesOfProfile: 2,
+} as const;
+
+/** Linear interpolation along (x, y) points sorted by x, clamped to the ends. */
+function along(points: ReadonlyArray<readonly [number, number]>, x: number): number {
+  const i = points.findIndex(([px]) => px >= x);
+  if (i <= 0) return points[i === 0 ? 0 : points.length - 1]![1];
+  const [x0, y0] = points[i - 1]!;
+  const [x1, y1] = points[i]!;
+  return y0 + ((y1 - y0) * (x - x0)) / (x1 - x0);
+}
+
+/** Channels of the decoded rows: grey or colour, with alpha when the image has any. */
+function channels(header: ImageHeader): number {
+  return (header.grey ? 1 : 3) + (header.hasAlpha ? 1 : 0);
+}
+
+/** The colour part of the worst-case output (without a WebP's alpha), per pixel of output. */
+function colourOutputBytesPerPixel(header: ImageHeader, out: OutputSpec): number {
   switch (out.format) {
     case 'jpeg':
-      // Photos at q80 write 0.2 to 0.35 B/px (grainy ones more).
-      return pixels * (out.quality > 85 ? 0.8 : 0.35);
+      return along(TERMS.jpegOutputBytesPerPixel, out.quality);
     case 'webp':
-      // Photos at q80 write 0.1 to 0.3 B/px.
-      return pixels * 0.3 * (out.quality > 85 ? 2 : 1);
+      return along(TERMS.webpOutputBytesPerPixel, out.quality);
     case 'png':
-      // Lossless photos keep 0.5 to 0.65 of their raw size (a 24 MP one, 0.57); graphics far less.
-      return pixels * (header.grey ? 1 : 3) * (header.hasAlpha ? 4 / 3 : 1) * 0.65;
+      // Lossy PNG is a palette (1 B/px) or, when no larger, the exact image; lossless keeps the channels.
+      return out.quality < 100 ? 1 : channels(header);
   }
 }
 
-/** JPEG coefficients per pixel: the luma plane plus chroma planes subsampled by h x v. */
-function coefficientsPerPixel(header: ImageHeader): number {
-  const chroma = Math.max(0, header.components - 1);
-  const subsampling = Math.max(1, header.maxSampling.h * header.maxSampling.v);
-  return 1 + chroma / subsampling;
+/**
+ * The most output bytes the job may write: the worst case for its format, quality and size, with a
+ * margin. The engine stops a job whose output passes it.
+ */
+export function plannedOutputBytes(header: ImageHeader, out: OutputSpec): number {
+  const pixels = out.width * out.height;
+  if (out.format === 'png') {
+    // A filter byte a row; stored deflate blocks add 5 B per 65535.
+    const raw = (out.width * colourOutputBytesPerPixel(header, out) + 1) * out.height;
+    return Math.ceil(raw * (1 + 5 / 65535) + TERMS.pngOutputOverheadBytes);
+  }
+  const alpha = out.format === 'webp' && header.hasAlpha ? TERMS.webpAlphaOutputBytesPerPixel : 0;
+  return Math.ceil(pixels * (colourOutputBytesPerPixel(header, out) + alpha) * TERMS.outputMargin + 64 * 1024);
 }
 
-/** WASM bytes the decoder holds for the whole job. */
-function decodeBytes(header: ImageHeader): number {
+/** The planned output without a WebP's alpha: what libwebp's token buffer and bit writers grow with. */
+function plannedColourBytes(header: ImageHeader, out: OutputSpec): number {
+  return out.width * out.height * colourOutputBytesPerPixel(header, out) * TERMS.outputMargin;
+}
+
+/**
+ * The DCT scale libjpeg-turbo decodes at (codecs/src/jpeg-decode.c, dct_scale): the smallest M/8 that
+ * leaves at least twice the stored size the job wants.
+ */
+export function jpegDecodeScale(header: ImageHeader, out: OutputSpec): number {
+  const [wantW, wantH] = (out.orientation ?? 1) >= 5 ? [out.height, out.width] : [out.width, out.height];
+  for (let m = 1; m < 8; m++) {
+    if (Math.ceil((header.width * m) / 8) >= 2 * wantW && Math.ceil((header.height * m) / 8) >= 2 * wantH) return m / 8;
+  }
+  return 1;
+}
+
+/** The size the decoder hands to the resampler (JPEG may scale in the DCT first). */
+function decodedSize(header: ImageHeader, out: OutputSpec): { width: number; height: number } {
+  if (header.format !== 'jpeg') return header;
+  const scale = jpegDecodeScale(header, out);
+  return { width: Math.ceil(header.width * scale), height: Math.ceil(header.height * scale) };
+}
+
+/** Every coefficient of every component, blocks padded to the component's sampling factors. */
+function jpegCoefficientBytes(width: number, height: number, sampling: ReadonlyArray<{ h: number; v: number }>): number {
+  const hmax = Math.max(...sampling.map((c) => c.h));
+  const vmax = Math.max(...sampling.map((c) => c.v));
+  const padded = (n: number, to: number) => Math.ceil(n / to) * to;
+  return sampling.reduce((sum, c) => {
+    const blocksWide = padded(Math.ceil(Math.ceil((width * c.h) / hmax) / 8), c.h);
+    const blocksHigh = padded(Math.ceil(Math.ceil((height * c.v) / vmax) / 8), c.v);
+    return sum + blocksWide * blocksHigh * TERMS.jpegCoefficientBytesPerBlock;
+  }, 0);
+}
+
+const OUTPUT_SAMPLING_420 = [{ h: 2, v: 2 }, { h: 1, v: 1 }, { h: 1, v: 1 }];
+
+/** WASM bytes the decoder holds. */
+function decodeBytes(header: ImageHeader, out: OutputSpec): number {
   const pixels = header.width * header.height;
+  const decoded = decodedSize(header, out);
   switch (header.format) {
-    case 'jpeg':
-      if (!header.progressive) return 0;
-      // Blocks are whole 8x8 per component, padded to the MCU.
-      return (header.width + 16) * (header.height + 16) * coefficientsPerPixel(header) * COST.coefficientBytes;
+    case 'jpeg': {
+      const hmax = Math.max(1, ...header.sampling.map((c) => c.h));
+      const componentRows = header.sampling.reduce((n, c) => n + (c.h / hmax) * c.v * 8, 0);
+      const rows = decoded.width * (TERMS.jpegRowBytesPerColumn + TERMS.jpegRowBytesPerComponentRow * componentRows);
+      return rows + (header.coefficientsBuffered ? jpegCoefficientBytes(header.width, header.height, header.sampling) : 0);
+    }
     case 'png':
-      return header.interlaced ? pixels * COST.interlacedPngPerPixel : 0;
+      return header.width * TERMS.pngRowBytesPerColumn + (header.interlaced ? pixels * TERMS.interlacedPngFrameBytesPerPixel : 0);
     case 'webp': {
-      const input = pixels * COST.webpInputPerPixel;
-      if (header.lossless) return input + pixels * (COST.webpLosslessDecodePerPixel + (header.hasAlpha ? 4 : 3));
-      return input + (header.hasAlpha ? pixels * COST.webpLossyAlphaPerPixel : 0);
+      const file = header.fileBytes * TERMS.webpFileBytesPerFileByte;
+      if (header.lossless) return file + pixels * (TERMS.webpLosslessBytesPerPixel + channels(header));
+      return file + header.width * TERMS.webpLossyRowBytesPerColumn + (header.hasAlpha ? pixels * TERMS.webpLossyAlphaBytesPerPixel : 0);
     }
   }
+}
+
+/**
+ * codecs/src/resample.c for in x in to out x out (Lanczos3: 3 input pixels each side, stretched by the
+ * scale when shrinking): tap structs (12 B) and weights per output sample, one premultiplied input
+ * row, a ring as tall as the widest vertical window, and an accumulator row, all float.
+ */
+export function resamplerBytes(inW: number, inH: number, outW: number, outH: number, channels: number): number {
+  if (inW === outW && inH === outH) return 0;
+  const taps = (nIn: number, nOut: number) => 2 * Math.ceil(TERMS.lanczosTapsPerSide * Math.max(1, nIn / nOut)) + 1;
+  const tables = (nIn: number, nOut: number) => nOut * (12 + 4 * taps(nIn, nOut));
+  const ringRows = Math.min(inH, taps(inH, outH)) + 1;
+  return tables(inW, outW) + tables(inH, outH) + 4 * channels * (inW + outW * (ringRows + 1)) + outW * channels;
 }
 
 /** How the encoder is set up for a job; each choice trades memory for smaller files. */
@@ -110,14 +237,14 @@ export interface EncoderPlan {
   mozjpeg: boolean;
   /** JPEG with libjpeg-turbo: progressive scans (3 B/px of output) rather than baseline. */
   progressive: boolean;
-  /** WebP with alpha: our in-place alpha coder rather than libwebp's 14 B/px lossless one. */
+  /** WebP with alpha: our in-place alpha coder rather than libwebp's lossless one. */
   ownWebpAlpha: boolean;
   /** WebP: libwebp's low_memory mode (no token buffer) at about 3 times the CPU. */
   webpLowMemory: boolean;
 }
 
 /** Plans from the smallest files (and fastest WebP) to the leanest memory. */
-const PLANS: EncoderPlan[] = [
+export const PLANS: readonly EncoderPlan[] = [
   { mozjpeg: true, progressive: false, ownWebpAlpha: false, webpLowMemory: false },
   { mozjpeg: false, progressive: true, ownWebpAlpha: true, webpLowMemory: false },
   { mozjpeg: false, progressive: false, ownWebpAlpha: true, webpLowMemory: true },
@@ -131,18 +258,24 @@ export function planEncoder(header: ImageHeader, out: OutputSpec): EncoderPlan {
 function encodeBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   const pixels = out.width * out.height;
   switch (out.format) {
-    case 'jpeg':
-      const blocks = (out.width + 16) * (out.height + 16);
-      if (plan.mozjpeg) return blocks * COST.mozjpegPerPixel + expectedOutputBytes(header, out) * COST.mozjpegScanTrialsPerOutputByte;
-      return plan.progressive ? blocks * (header.grey ? 1 : 1.5) * COST.coefficientBytes : 0;
-    case 'png':
-      return COST.pngIdatBufferBytes + (out.quality < 100 ? COST.lossyPngBytes : 0);
+    case 'jpeg': {
+      const rows = out.width * TERMS.jpegEncodeRowBytesPerColumn;
+      if (plan.mozjpeg) return rows + pixels * TERMS.mozjpegBytesPerPixel + plannedOutputBytes(header, out) * TERMS.mozjpegScanTrialsPerPlannedByte;
+      if (!plan.progressive) return rows;
+      // libjpeg-turbo's own coefficient buffer, at 4:2:0 (grey: one component).
+      return rows + (header.grey ? jpegCoefficientBytes(out.width, out.height, [{ h: 1, v: 1 }]) : jpegCoefficientBytes(out.width, out.height, OUTPUT_SAMPLING_420));
+    }
+    case 'png': {
+      const trialFrame = pixels <= 1_000_000 ? pixels * channels(header) * TERMS.pngTrialFrameBytesPerSample : 0;
+      return out.width * TERMS.pngEncodeRowBytesPerColumn + TERMS.pngEncoderBytes + trialFrame + (out.quality < 100 ? TERMS.lossyPngBytes : 0);
+    }
     case 'webp': {
-      const tokens = plan.webpLowMemory ? 0 : pixels * COST.webpTokensPerPixel;
-      const buffered = expectedOutputBytes(header, out) * COST.webpBitstreamPerOutputByte + tokens;
-      if (!header.hasAlpha) return pixels * COST.webpEncodePerPixel + buffered;
-      const alpha = plan.ownWebpAlpha ? COST.ownWebpAlphaEncodePerPixel : COST.webpAlphaEncodePerPixel;
-      return pixels * (COST.webpEncodePerPixel + COST.webpAlphaPlanePerPixel + alpha) + buffered;
+      const colour = plannedColourBytes(header, out);
+      const tokens = plan.webpLowMemory ? 0 : colour * TERMS.webpTokensPerPlannedByte;
+      const picture = pixels * TERMS.webpPictureBytesPerPixel + colour * TERMS.webpBitstreamPerPlannedByte + tokens;
+      if (!header.hasAlpha) return out.width * TERMS.webpEncodeRowBytesPerColumn + picture;
+      const alpha = plan.ownWebpAlpha ? pixels * TERMS.webpOwnAlphaBytesPerPixel : TERMS.webpLibwebpAlphaBytes + pixels * TERMS.webpLibwebpAlphaBytesPerPixel;
+      return out.width * TERMS.webpEncodeRowBytesPerColumn + picture + pixels * TERMS.webpAlphaPlaneBytesPerPixel + alpha;
     }
   }
 }
@@ -150,22 +283,51 @@ function encodeBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): n
 /** Rotating or flipping vertically (orientations 3 to 8) needs the whole output frame; 2 mirrors rows. */
 function orientBytes(header: ImageHeader, out: OutputSpec): number {
   if ((out.orientation ?? 1) <= 2) return 0;
-  const channels = (header.grey ? 1 : 3) + (header.hasAlpha ? 1 : 0);
-  return out.width * out.height * channels * COST.orientationFrameBytesPerSample;
+  return out.width * out.height * channels(header) * TERMS.orientationFrameBytesPerSample;
 }
 
-function peakWith(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
-  const rows = Math.max(header.width, out.width) * COST.rowBytesPerColumn;
-  const wasm = BASE_BYTES + rows + decodeBytes(header) + encodeBytes(header, out, plan) + orientBytes(header, out);
-  // JPEG and PNG output grows in place in JS, then is copied once into a fixed-length buffer;
-  // WebP announces its size first and is written straight into one.
-  return wasm + (out.format === 'webp' ? 1 : 2) * expectedOutputBytes(header, out);
+/** WASM memory of the job: every term at once (the model does not rely on one part freeing before the next). */
+export function wasmBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+  const decoded = decodedSize(header, out);
+  const [storedW, storedH] = (out.orientation ?? 1) >= 5 ? [out.height, out.width] : [out.width, out.height];
+  return (
+    TERMS.baseBytes +
+    decodeBytes(header, out) +
+    resamplerBytes(decoded.width, decoded.height, storedW, storedH, channels(header)) +
+    orientBytes(header, out) +
+    encodeBytes(header, out, plan)
+  );
 }
 
 /**
- * Peak bytes of a job, from the header alone, with the encoder plan the engine will use:
- * when the smallest files would not fit, the leaner plan's estimate is the one that counts.
+ * JS buffers of the job: the output as planned, and after the job the copies the pipeline may make:
+ * the output again with a carried profile (and the profile), the original stripped of metadata when
+ * it goes back instead (never-larger: same format and size).
+ */
+export function jsBytes(header: ImageHeader, out: OutputSpec): number {
+  const output = plannedOutputBytes(header, out);
+  const iccBytes = out.iccBytes ?? 0;
+  const carried = iccBytes > 0 ? output * TERMS.profileCopiesOfOutput + iccBytes * TERMS.profileCopiesOfProfile : 0;
+  const sameSize = out.width === ((out.orientation ?? 1) >= 5 ? header.height : header.width);
+  const original = out.format === header.format && sameSize ? header.fileBytes : 0;
+  return output + carried + original;
+}
+
+function peakWith(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+  return wasmBytes(header, out, plan) + jsBytes(header, out);
+}
+
+/**
+ * Peak bytes of a job, from the header alone, with the encoder plan the engine will use: when the
+ * smallest files would not fit, the leaner plan's estimate is the one that counts.
  */
 export function estimatePeakBytes(header: ImageHeader, out: OutputSpec): number {
   return Math.ceil(peakWith(header, out, planEncoder(header, out)));
 }
+
+/**
+ * After a job whose instance grew its memory past this, the instance is retired (engine-memory.ts):
+ * it is above what 95 % of the corpus jobs need (a 4 MP photo to mozjpeg, 24 MiB), so the usual jobs
+ * reuse one warm instance and a large job's memory can go back to the isolate.
+ */
+export const RETIRE_AFTER_BYTES = 32 * MiB;

@@ -12,45 +12,69 @@ import {
   ORIENTATION_SHIFT,
   type EngineExports,
 } from './abi';
+import { EngineMemory } from './engine-memory';
+import { estimateCpuMs } from './cpu-model';
 import { EngineFailure, HostIo } from './host-io';
-import { type EncoderPlan, estimatePeakBytes, planEncoder } from './memory-model';
+import { type EncoderPlan, RETIRE_AFTER_BYTES, estimatePeakBytes, planEncoder, plannedOutputBytes } from './memory-model';
 
 /** An ImageEngine on codecs/dist/engine.wasm, with what tests and the bench need to look inside. */
 export interface WasmEngine extends ImageEngine {
-  /** WASM memory of the live instance: its high-water mark, since memory never shrinks. */
+  /** WASM memory the engine holds for its next job (0 once a large job's memory has been retired). */
   memoryBytes(): number;
-  /** What the last successful job used: WASM memory after it and the most output buffer bytes. */
-  lastJob(): { wasmBytes: number; outputBufferBytes: number };
+  /**
+   * What the last successful job used: the WASM memory it needed (the top of the instance's heap; the
+   * job's alone when it ran on a fresh instance), its output buffer at its largest, and how many times
+   * it decoded the input.
+   */
+  lastJob(): { wasmBytes: number; outputBufferBytes: number; inputPasses: number };
+  /** The most the engine held (WASM memory and counted JS buffers) since the last call. */
+  takePeak(): number;
+}
+
+export interface WasmEngineOptions {
+  /** Tests pin the encoder (e.g. libjpeg-turbo, to compare with cjpeg); the service never does. */
+  plan?: (header: ImageHeader, out: OutputSpec) => EncoderPlan;
+  /** An instance whose memory grew past this is retired after its job (tests: 0, a fresh one per job). */
+  retireAfterBytes?: number;
+  /** The budget the memory is capped at (tests of the enforcement use smaller ones). */
+  budgetBytes?: number;
 }
 
 /**
- * One instance is reused across jobs (the pipeline runs one job at a time per isolate).
- * After any failure inside the module the instance is dropped: C code that threw out of a
- * codec leaves its allocations behind, so the next job starts from a fresh one.
+ * One instance is reused across jobs (the pipeline runs one job at a time per isolate) while its memory
+ * stays small. After a job that grew it past RETIRE_AFTER_BYTES, and after any failure inside the module
+ * (C code that threw out of a codec leaves its allocations behind), the instance is dropped and its
+ * memory retired (engine-memory.ts); the next job starts from a fresh instance.
  */
-export function createWasmEngine(
-  module: WebAssembly.Module,
-  /** Tests pin the encoder (e.g. libjpeg-turbo, to compare with cjpeg); the service never does. */
-  plan: (header: ImageHeader, out: OutputSpec) => EncoderPlan = planEncoder,
-): WasmEngine {
-  let live: { exports: EngineExports; io: HostIo } | undefined;
-  let last = { wasmBytes: 0, outputBufferBytes: 0 };
+export function createWasmEngine(module: WebAssembly.Module, options: WasmEngineOptions = {}): WasmEngine {
+  const plan = options.plan ?? planEncoder;
+  const retireAfter = options.retireAfterBytes ?? RETIRE_AFTER_BYTES;
+  const memory = new EngineMemory(options.budgetBytes);
+  const io = new HostIo(memory);
+  let live: EngineExports | undefined;
+  let last = { wasmBytes: 0, outputBufferBytes: 0, inputPasses: 0 };
 
-  function instance(): { exports: EngineExports; io: HostIo } {
+  function instance(): EngineExports {
     if (!live) {
-      const io = new HostIo();
-      const exports = new WebAssembly.Instance(module, io.imports()).exports as unknown as EngineExports;
-      io.exports = exports;
-      live = { exports, io };
+      const exports = new WebAssembly.Instance(module, io.imports(memory.acquire())).exports as unknown as EngineExports;
+      live = exports;
     }
     return live;
   }
 
+  function retire(): void {
+    live = undefined;
+    memory.retire();
+  }
+
   return {
     estimatePeakBytes,
+    estimateCpuMs: (header, out) => estimateCpuMs(header, out, plan(header, out)),
+
+    holdJs: (bytes) => memory.holdJs(bytes),
 
     async transcode(input, header, out) {
-      const { exports, io } = instance();
+      const exports = instance();
       const chosen = plan(header, out);
       const flags =
         (chosen.mozjpeg ? FLAG_MOZJPEG : 0) |
@@ -58,14 +82,16 @@ export function createWasmEngine(
         (chosen.ownWebpAlpha ? FLAG_OWN_WEBP_ALPHA : 0) |
         (chosen.webpLowMemory ? FLAG_WEBP_LOW_MEMORY : 0) |
         ((out.orientation ?? 1) << ORIENTATION_SHIFT);
-      io.start(input);
+      io.start(input, plannedOutputBytes(header, out));
       try {
-        exports.transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], out.quality, out.width, out.height, flags);
+        exports.transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], out.quality, out.width, out.height, flags, header.width, header.height);
+        last = { wasmBytes: exports.heap_top(), outputBufferBytes: io.peakOutputBytes, inputPasses: io.inputPasses };
         const output = io.finish();
-        last = { wasmBytes: exports.memory.buffer.byteLength, outputBufferBytes: io.peakOutputBytes };
+        if (memory.wasmBytes() > retireAfter) retire();
         return output;
       } catch (error) {
-        live = undefined;
+        io.end();
+        retire();
         if (error instanceof EngineFailure && error.kind === FAIL_UNSUPPORTED) {
           throw new ApiError('unsupported_image', `The ${header.format.toUpperCase()} data cannot be decoded: ${error.message}.`, {
             cause: error,
@@ -78,7 +104,8 @@ export function createWasmEngine(
       }
     },
 
-    memoryBytes: () => live?.exports.memory.buffer.byteLength ?? 0,
+    memoryBytes: () => memory.liveBytes(),
     lastJob: () => last,
+    takePeak: () => memory.takePeak(),
   };
 }
