@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { env, exports } from 'cloudflare:workers';
 import { hashKey } from '../../src/keys/hash-key';
 import type { PlanName } from '../../src/store/keys';
-import { insertKey } from '../../src/store/keys';
+import { insertKeyStatement } from '../../src/store/keys';
 
 export { fixture } from './fixtures';
 
@@ -15,19 +15,17 @@ export function call(path: string, init?: RequestInit): Promise<Response> {
 
 let keyCounter = 0;
 
-/** A fresh key of `plan`, stored as the key command stores it (hash only). */
-export async function createKey(plan: PlanName = 'free'): Promise<{ key: string; id: string }> {
+/** A fresh key of `plan` in an account of its own, stored as the key command stores it (hash only). */
+export async function createKey(plan: PlanName = 'free'): Promise<{ key: string; id: string; accountId: string }> {
   const key = `sqz_test_${crypto.randomUUID().replaceAll('-', '')}`;
   const id = `test-${++keyCounter}-${crypto.randomUUID()}`;
-  await insertKey(env.DB, {
-    id,
-    keyHash: await hashKey(key),
-    prefix: key.slice(0, 12),
-    plan,
-    name: 'test',
-    createdAt: new Date().toISOString(),
-  });
-  return { key, id };
+  const accountId = `account-${id}`;
+  const createdAt = new Date().toISOString();
+  await env.DB.batch([
+    env.DB.prepare('INSERT INTO accounts (id, plan, created_at) VALUES (?, ?, ?)').bind(accountId, plan, createdAt),
+    insertKeyStatement(env.DB, { id, accountId, keyHash: await hashKey(key), prefix: key.slice(0, 12), name: 'test', createdAt }),
+  ]);
+  return { key, id, accountId };
 }
 
 /** A multipart body with one file part and optional text fields. */
