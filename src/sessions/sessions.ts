@@ -50,7 +50,7 @@ export async function startSession(c: Context<AppEnv>, accountId: string, also: 
     ...(previous ? [endSessionStatement(db, previous.accountId, previous.id, nowMs)] : []),
     insertSessionStatement(db, { id, accountId, secretHash: await sha256Hex(secret), nowMs, userAgent }),
     ...also,
-    auditStatement(db, accountId, 'signed_in', `session ${id.slice(0, 8)}`, new Date(nowMs).toISOString()),
+    auditStatement(db, accountId, 'signed_in', `session ${id.slice(0, 8)}`, { at: new Date(nowMs).toISOString() }),
   ]);
   setCookie(c, COOKIE, `${id}.${secret}`, {
     prefix: 'host',
@@ -77,25 +77,23 @@ export async function readSession(c: Context<AppEnv>): Promise<Session | null> {
 
 /** Sign-out: the session ends on the server and the cookie is cleared. */
 export async function signOut(c: Context<AppEnv>, session: Session): Promise<void> {
-  await endSessions(c.env.DB, session, 'signed out', [endSessionStatement(c.env.DB, session.accountId, session.id, Date.now())]);
+  await endSessions(c.env.DB, session, 'signed out', endSessionStatement(c.env.DB, session.accountId, session.id, Date.now()));
   deleteCookie(c, COOKIE, { prefix: 'host', path: '/', secure: true });
 }
 
 /** Ends one of the account's sessions; false when the account has no such live session. */
 export async function endSession(db: D1Database, session: Session, id: string): Promise<boolean> {
-  return (await endSessions(db, session, `session ${id.slice(0, 8)} ended`, [endSessionStatement(db, session.accountId, id, Date.now())])) > 0;
+  return (await endSessions(db, session, `session ${id.slice(0, 8)} ended`, endSessionStatement(db, session.accountId, id, Date.now()))) > 0;
 }
 
 /** Ends every session of the account but the current one. */
 export function endOtherSessions(db: D1Database, session: Session): Promise<number> {
-  return endSessions(db, session, 'all other sessions ended', [endOtherSessionsStatement(db, session.accountId, session.id, Date.now())]);
+  return endSessions(db, session, 'all other sessions ended', endOtherSessionsStatement(db, session.accountId, session.id, Date.now()));
 }
 
-async function endSessions(db: D1Database, session: Session, detail: string, statements: D1PreparedStatement[]): Promise<number> {
-  const [ended] = await db.batch(statements);
-  const count = ended?.meta.changes ?? 0;
-  if (count > 0) await auditStatement(db, session.accountId, 'session_ended', detail).run();
-  return count;
+async function endSessions(db: D1Database, session: Session, detail: string, end: D1PreparedStatement): Promise<number> {
+  const [ended] = await db.batch([end, auditStatement(db, session.accountId, 'session_ended', detail, { ifChanged: true })]);
+  return ended?.meta.changes ?? 0;
 }
 
 /** The account's sessions that still work, newest activity first. */

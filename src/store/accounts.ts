@@ -65,3 +65,12 @@ export async function listPlans(db: D1Database): Promise<Plan[]> {
     .all<{ name: PlanName; per_minute: number; monthly_quota: number }>();
   return results.map((r) => ({ name: r.name, perMinute: r.per_minute, monthlyQuota: r.monthly_quota }));
 }
+
+export async function findPlan(db: D1Database, name: PlanName): Promise<Plan> {
+  const row = await db
+    .prepare('SELECT name, per_minute, monthly_quota FROM plans WHERE name = ?')
+    .bind(name)
+    .first<{ name: PlanName; per_minute: number; monthly_quota: number }>();
+  if (!row) throw new Error(`no plan ${name}`);
+  return { name: row.name, perMinute: row.per_minute, monthlyQuota: row.monthly_quota };
+}

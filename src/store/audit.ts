@@ -21,17 +21,22 @@ export interface AuditEvent {
   detail: string | null;
 }
 
-/** The insert of one event, to run in the same batch as the change it records. */
+/**
+ * The insert of one event, to run in the same batch as the change it records. With `ifChanged`, only
+ * if the statement before it in the batch changed a row (a no-op records nothing).
+ */
 export function auditStatement(
   db: D1Database,
   accountId: string,
   event: AuditEventName,
   detail: string | null,
-  at = new Date().toISOString(),
+  options: { at?: string; ifChanged?: boolean } = {},
 ): D1PreparedStatement {
   return db
-    .prepare(`INSERT INTO audit_events (account_id, at, actor, event, detail) VALUES (?, ?, 'user', ?, ?)`)
-    .bind(accountId, at, event, detail);
+    .prepare(
+      `INSERT INTO audit_events (account_id, at, actor, event, detail) SELECT ?, ?, 'user', ?, ?${options.ifChanged ? ' WHERE changes() > 0' : ''}`,
+    )
+    .bind(accountId, options.at ?? new Date().toISOString(), event, detail);
 }
 
 export async function recentAuditEvents(db: D1Database, accountId: string, limit = 30): Promise<AuditEvent[]> {

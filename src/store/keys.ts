@@ -181,7 +181,19 @@ export async function listAccountKeys(db: D1Database, accountId: string, month: 
   }));
 }
 
+export interface AccountKey {
+  id: string;
+  name: string | null;
+  prefix: string;
+  revokedAt: string | null;
+  expiresAt: string | null;
+}
+
 /** One key of the account, or null (another account's key id is as unknown as a made-up one). */
-export async function findAccountKey(db: D1Database, accountId: string, id: string): Promise<{ id: string; name: string | null } | null> {
-  return db.prepare('SELECT id, name FROM api_keys WHERE id = ? AND account_id = ?').bind(id, accountId).first<{ id: string; name: string | null }>();
+export async function findAccountKey(db: D1Database, accountId: string, id: string): Promise<AccountKey | null> {
+  const row = await db
+    .prepare('SELECT id, name, prefix, revoked_at, expires_at FROM api_keys WHERE id = ? AND account_id = ?')
+    .bind(id, accountId)
+    .first<{ id: string; name: string | null; prefix: string; revoked_at: string | null; expires_at: string | null }>();
+  return row && { id: row.id, name: row.name, prefix: row.prefix, revokedAt: row.revoked_at, expiresAt: row.expires_at };
 }
