@@ -2,12 +2,14 @@ import { Hono } from 'hono';
 import type { AppEnv } from './env';
 import { ApiError } from './errors/api-error';
 import { renderError } from './errors/render-error';
+import { readClock } from './middleware/read-clock';
 import { compressRoute } from './routes/compress';
 import { demoRoute } from './routes/demo';
 import { healthRoute } from './routes/health';
 import { usageRoute } from './routes/usage';
 
 export const app = new Hono<AppEnv>()
+  .use(readClock())
   .route('/', healthRoute)
   .route('/', compressRoute)
   .route('/', demoRoute)

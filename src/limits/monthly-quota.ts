@@ -23,18 +23,18 @@ export interface QuotaSlot {
  * commit counts only if it was still held (store/usage.ts), so a request that outlived its
  * reservation cannot count on top of the one its slot went to.
  */
-export async function reserveQuota(env: Bindings, key: ApiKeyRecord): Promise<QuotaSlot> {
-  const nowMs = Date.now();
-  const month = monthWindow(nowMs);
+export async function reserveQuota(env: Bindings, key: ApiKeyRecord, requestMs: number): Promise<QuotaSlot> {
+  // The month is the request's (read-clock.ts); whether a reservation is held is about the present.
+  const month = monthWindow(requestMs);
   const id = crypto.randomUUID();
   const quotaExceeded = () =>
     new ApiError(
       'quota_exceeded',
       `The monthly quota of ${key.monthlyQuota} compressions of the ${key.plan} plan is used up; it resets ${new Date(month.resetMs).toISOString()}.`,
-      tooManyRequestsDetails(month.resetMs, nowMs),
+      tooManyRequestsDetails(month.resetMs, requestMs),
     );
   const slot = { id, keyId: key.id, month: month.key, quota: key.monthlyQuota };
-  if (!(await reserveQuotaSlot(env.DB, { ...slot, nowMs }))) throw quotaExceeded();
+  if (!(await reserveQuotaSlot(env.DB, { ...slot, nowMs: Date.now() }))) throw quotaExceeded();
   // A renewal that fails (a D1 blip) is not fatal: the commit decides whether the slot was still held.
   const renewal = setInterval(() => renewQuotaSlot(env.DB, id, Date.now()).catch(() => undefined), RESERVATION_RENEW_MS);
   return {

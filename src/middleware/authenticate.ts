@@ -13,7 +13,7 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
     if (!key) throw new ApiError('unauthorized', 'The X-API-Key header is missing.');
     // Anything that is not shaped like a key is refused here: guessing costs no D1 query.
     if (!hasKeyShape(key)) throw invalidKey();
-    const record = await findKeyByHash(c.env.DB, await hashKey(key), monthWindow(Date.now()).key);
+    const record = await findKeyByHash(c.env.DB, await hashKey(key), monthWindow(c.get('nowMs')).key);
     if (!record) throw invalidKey();
     if (record.revoked) throw new ApiError('unauthorized', 'The API key is invalid: it has been revoked.');
     c.set('apiKey', record);
