@@ -3,6 +3,7 @@ import type { AppEnv } from './env';
 import { ApiError } from './errors/api-error';
 import { renderError } from './errors/render-error';
 import { pageHeaders } from './middleware/page-headers';
+import { readClock } from './middleware/read-clock';
 import { refuseCrossSitePosts } from './middleware/refuse-cross-site';
 import { requireSession } from './middleware/require-session';
 import { renderErrorPage } from './pages/error-page';
@@ -14,7 +15,7 @@ import { healthRoute } from './routes/health';
 import { signInRoutes } from './routes/sign-in';
 import { usageRoute } from './routes/usage';
 
-export const app = new Hono<AppEnv>();
+export const app = new Hono<AppEnv>().use(readClock());
 
 // Pages the Worker draws (the rest of the site is static): their headers, errors as pages, and no
 // cross-site POST; the dashboard's behind a session.

@@ -23,9 +23,11 @@ export class RateLimiter extends DurableObject<Bindings> {
     ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS hits (at_ms INTEGER NOT NULL)');
   }
 
-  /** Counts a request if the window has room; a refused request is not counted. */
-  async hit(limit: number, windowMs: number): Promise<WindowState> {
-    const now = Date.now();
+  /**
+   * Counts a request if the window has room; a refused request is not counted. `now` is the request's
+   * reading of the clock, so that the window and the headers computed from it agree.
+   */
+  async hit(limit: number, windowMs: number, now: number): Promise<WindowState> {
     const sql = this.ctx.storage.sql;
     sql.exec('DELETE FROM hits WHERE at_ms <= ?', now - windowMs);
     const row = sql.exec<{ n: number; oldest: number | null }>('SELECT count(*) AS n, min(at_ms) AS oldest FROM hits').one();

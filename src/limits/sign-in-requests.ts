@@ -14,14 +14,14 @@ import { HOUR_MS } from './windows';
 export const LINKS_PER_EMAIL_PER_HOUR = 5;
 export const LINKS_PER_CLIENT_PER_HOUR = 20;
 
-export async function countSignInRequest(env: Bindings, email: string, clientIp: string | undefined): Promise<void> {
-  const byClient = await hitWindow(env, `sign-in-client:${clientBucket(clientIp)}`, LINKS_PER_CLIENT_PER_HOUR, HOUR_MS);
-  if (!byClient.allowed) refuse(byClient.resetMs, 'from your address');
+export async function countSignInRequest(env: Bindings, email: string, clientIp: string | undefined, nowMs: number): Promise<void> {
+  const byClient = await hitWindow(env, `sign-in-client:${clientBucket(clientIp)}`, LINKS_PER_CLIENT_PER_HOUR, HOUR_MS, nowMs);
+  if (!byClient.allowed) refuse(byClient.resetMs, nowMs, 'from your address');
   // The email's hash names the window: the limiter's storage holds no addresses.
-  const byEmail = await hitWindow(env, `sign-in-email:${await sha256Hex(email)}`, LINKS_PER_EMAIL_PER_HOUR, HOUR_MS);
-  if (!byEmail.allowed) refuse(byEmail.resetMs, 'for this email address');
+  const byEmail = await hitWindow(env, `sign-in-email:${await sha256Hex(email)}`, LINKS_PER_EMAIL_PER_HOUR, HOUR_MS, nowMs);
+  if (!byEmail.allowed) refuse(byEmail.resetMs, nowMs, 'for this email address');
 }
 
-function refuse(resetMs: number, scope: string): never {
-  throw new ApiError('rate_limited', `Too many sign-in links were asked for ${scope} this hour. Try again later.`, tooManyRequestsDetails(resetMs));
+function refuse(resetMs: number, nowMs: number, scope: string): never {
+  throw new ApiError('rate_limited', `Too many sign-in links were asked for ${scope} this hour. Try again later.`, tooManyRequestsDetails(resetMs, nowMs));
 }

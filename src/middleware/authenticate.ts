@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors/api-error';
 import { hashKey } from '../keys/hash-key';
+import { hasKeyShape } from '../keys/key-format';
 import { monthWindow } from '../limits/month';
 import { findKeyByHash, touchKeyLastUsed } from '../store/keys';
 
@@ -18,10 +19,12 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
   return async function authenticateMiddleware(c, next) {
     const key = c.req.header('X-API-Key')?.trim();
     if (!key) throw new ApiError('unauthorized', 'The X-API-Key header is missing.');
-    const nowMs = Date.now();
+    // Anything that is not shaped like a key is refused here: guessing costs no D1 query.
+    if (!hasKeyShape(key)) throw invalidKey();
+    const nowMs = c.get('nowMs');
     const now = new Date(nowMs).toISOString();
     const record = await findKeyByHash(c.env.DB, await hashKey(key), monthWindow(nowMs).key, now);
-    if (!record) throw new ApiError('unauthorized', 'The API key is invalid.');
+    if (!record) throw invalidKey();
     if (record.inactive) throw new ApiError('unauthorized', WHY_NOT[record.inactive]);
     if (!record.lastUsedAt || Date.parse(record.lastUsedAt) < nowMs - LAST_USED_EVERY_MS) {
       c.executionCtx.waitUntil(touchKeyLastUsed(c.env.DB, record.id, now, new Date(nowMs - LAST_USED_EVERY_MS).toISOString()));
@@ -30,3 +33,5 @@ export function authenticate(): MiddlewareHandler<AppEnv> {
     await next();
   };
 }
+
+const invalidKey = () => new ApiError('unauthorized', 'The API key is invalid.');

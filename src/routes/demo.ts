@@ -17,12 +17,13 @@ const DEMO_QUALITY = 80;
  * counts, refused ones included; a 429 itself does not.
  */
 export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) => {
+  const nowMs = c.get('nowMs');
   const bucket = clientBucket(c.req.header('CF-Connecting-IP'));
-  const hour = await hitWindow(c.env, `demo:${bucket}`, DEMO_LIMIT, HOUR_MS);
+  const hour = await hitWindow(c.env, `demo:${bucket}`, DEMO_LIMIT, HOUR_MS, nowMs);
   const window: NamedWindow = { name: 'hour', quota: DEMO_LIMIT, windowSeconds: HOUR_MS / 1000, ...hour };
-  const limitHeaders = rateLimitHeaders([window]);
+  const limitHeaders = rateLimitHeaders([window], nowMs);
   if (!hour.allowed) {
-    const details = tooManyRequestsDetails(hour.resetMs);
+    const details = tooManyRequestsDetails(hour.resetMs, nowMs);
     throw new ApiError('rate_limited', `The demo allows ${DEMO_LIMIT} requests per hour; get an API key for more.`, {
       extra: details.extra,
       headers: { ...details.headers, ...limitHeaders, 'X-Demo-Remaining': '0' },

@@ -61,7 +61,7 @@ export const signInRoutes = new Hono<AppEnv>()
   });
 
 async function sendLink(c: Context<AppEnv>, email: string, name: string | null): Promise<Response> {
-  await countSignInRequest(c.env, email, c.req.header('CF-Connecting-IP'));
+  await countSignInRequest(c.env, email, c.req.header('CF-Connecting-IP'), c.var.nowMs);
   const link = await issueSignInLink(c.env.DB, new URL(c.req.url).origin, email, name);
   await sendMail(c.env, signInMessage(email, link));
   return c.redirect('/auth/sent', 303);
