@@ -22,7 +22,7 @@ INSERT INTO accounts (id, email, name, plan, created_at)
 ALTER TABLE monthly_usage RENAME TO old_monthly_usage;
 ALTER TABLE quota_reservations RENAME TO old_quota_reservations;
 ALTER TABLE api_keys RENAME TO old_api_keys;
--- Index names stay with the renamed table; this one is made again for the new table below.
+-- Index names stay with the renamed table; its name is free again once it is dropped.
 DROP INDEX quota_reservations_key_month;
 
 -- `expires_at` is set by a roll with a grace period: the old key works until then. `last_used_at` is
@@ -54,14 +54,16 @@ CREATE TABLE monthly_usage (
 );
 INSERT INTO monthly_usage SELECT key_id, month, requests, bytes_in, bytes_out FROM old_monthly_usage;
 
+-- A quota slot held by a compression in progress, now the account's: all its keys share one month.
+-- (Each key so far is an account of the same id.)
 CREATE TABLE quota_reservations (
   id TEXT PRIMARY KEY,
-  key_id TEXT NOT NULL REFERENCES api_keys(id),
+  account_id TEXT NOT NULL REFERENCES accounts(id),
   month TEXT NOT NULL,
   created_ms INTEGER NOT NULL
 );
 INSERT INTO quota_reservations SELECT id, key_id, month, created_ms FROM old_quota_reservations;
-CREATE INDEX quota_reservations_key_month ON quota_reservations (key_id, month, created_ms);
+CREATE INDEX quota_reservations_account_month ON quota_reservations (account_id, month, created_ms);
 
 DROP TABLE old_monthly_usage;
 DROP TABLE old_quota_reservations;

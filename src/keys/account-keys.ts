@@ -1,4 +1,3 @@
-import { randomToken } from '../crypto/secrets';
 import { auditStatement } from '../store/audit';
 import {
   endRolledKeyStatement,
@@ -9,6 +8,7 @@ import {
   type ListedKey,
 } from '../store/keys';
 import { hashKey } from './hash-key';
+import { keyDisplayPrefix, mintKey } from './key-format';
 
 /**
  * The rules of an account's keys in the dashboard, all here: a name of at most 50 characters (the form's
@@ -28,14 +28,14 @@ export function keyStatus(key: Pick<ListedKey, 'revokedAt' | 'expiresAt'>, nowIs
 }
 
 /** A new secret and its stored parts. */
-async function mintKey() {
-  const key = `sqz_${randomToken(24)}`;
-  return { key, id: crypto.randomUUID(), keyHash: await hashKey(key), prefix: key.slice(0, 12) };
+async function newKey() {
+  const key = mintKey();
+  return { key, id: crypto.randomUUID(), keyHash: await hashKey(key), prefix: keyDisplayPrefix(key) };
 }
 
 /** A new key, or null when the account already has MAX_LIVE_KEYS working keys. */
 export async function createAccountKey(db: D1Database, accountId: string, name: string): Promise<{ key: string; prefix: string } | null> {
-  const { key, id, keyHash, prefix } = await mintKey();
+  const { key, id, keyHash, prefix } = await newKey();
   const createdAt = new Date().toISOString();
   const [inserted] = await db.batch([
     insertKeyIfRoomStatement(db, { id, accountId, keyHash, prefix, name, createdAt }, MAX_LIVE_KEYS),
@@ -54,7 +54,7 @@ export async function rollAccountKey(db: D1Database, accountId: string, oldId: s
   const old = await findAccountKey(db, accountId, oldId);
   if (!old) return 'not_found';
   if (keyStatus(old).state !== 'active') return 'not_rollable';
-  const { key, id, keyHash, prefix } = await mintKey();
+  const { key, id, keyHash, prefix } = await newKey();
   const nowMs = Date.now();
   const now = new Date(nowMs).toISOString();
   const oldEnds = ends === 'now' ? now : new Date(nowMs + ROLL_GRACE_MS).toISOString();

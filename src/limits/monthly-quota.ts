@@ -17,8 +17,8 @@ export interface QuotaSlot {
 }
 
 /**
- * Reserves one compression of the month before the work starts, so that concurrent requests can
- * never overshoot the quota; only a committed slot counts (decisions.md: successes only). The
+ * Reserves one compression of the account's month (all its keys share it) before the work starts, so
+ * that concurrent requests can never overshoot the quota; only a committed slot counts (decisions.md: successes only). The
  * reservation lives as long as the request: it is renewed while the request waits and works, and a
  * commit counts only if it was still held (store/usage.ts), so a request that outlived its
  * reservation cannot count on top of the one its slot went to.
@@ -30,10 +30,10 @@ export async function reserveQuota(env: Bindings, key: ApiKeyRecord, requestMs: 
   const quotaExceeded = () =>
     new ApiError(
       'quota_exceeded',
-      `The monthly quota of ${key.monthlyQuota} compressions of the ${key.plan} plan is used up; it resets ${new Date(month.resetMs).toISOString()}.`,
+      `The account's monthly quota of ${key.monthlyQuota} compressions of the ${key.plan} plan is used up; it resets ${new Date(month.resetMs).toISOString()}.`,
       tooManyRequestsDetails(month.resetMs, requestMs),
     );
-  const slot = { id, keyId: key.id, month: month.key, quota: key.monthlyQuota };
+  const slot = { id, accountId: key.accountId, keyId: key.id, month: month.key, quota: key.monthlyQuota };
   if (!(await reserveQuotaSlot(env.DB, { ...slot, nowMs: Date.now() }))) throw quotaExceeded();
   // A renewal that fails (a D1 blip) is not fatal: the commit decides whether the slot was still held.
   const renewal = setInterval(() => renewQuotaSlot(env.DB, id, Date.now()).catch(() => undefined), RESERVATION_RENEW_MS);

@@ -13,7 +13,7 @@ export interface ApiKeyRecord {
   /** Why the key does not work, or null when it does. */
   inactive: 'revoked' | 'expired' | 'account_disabled' | null;
   lastUsedAt: string | null;
-  /** Successful compressions in the month asked about when the key was looked up. */
+  /** The account's successful compressions (all its keys) in the month asked about when the key was looked up. */
   monthRequests: number;
 }
 
@@ -36,16 +36,17 @@ interface KeyRow {
 const live = (now: string) => `(revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${now}))`;
 
 /**
- * The key with this SHA-256 hash, its account's plan and limits and its usage in `month`, in one round
- * trip, or null when there is none.
+ * The key with this SHA-256 hash, its account's plan and limits and the account's compressions in
+ * `month` (all its keys), in one round trip, or null when there is none.
  */
 export async function findKeyByHash(db: D1Database, keyHash: string, month: string, nowIso: string): Promise<ApiKeyRecord | null> {
   const row = await db
     .prepare(
       `SELECT k.id, k.account_id, k.name, k.prefix, a.plan, k.revoked_at, k.expires_at, a.disabled_at, k.last_used_at,
-              p.per_minute, p.monthly_quota, u.requests AS month_requests
+              p.per_minute, p.monthly_quota,
+              (SELECT sum(u.requests) FROM monthly_usage u JOIN api_keys mine ON mine.id = u.key_id
+                WHERE mine.account_id = k.account_id AND u.month = ?) AS month_requests
          FROM api_keys k JOIN accounts a ON a.id = k.account_id JOIN plans p ON p.name = a.plan
-         LEFT JOIN monthly_usage u ON u.key_id = k.id AND u.month = ?
         WHERE k.key_hash = ?`,
     )
     .bind(month, keyHash)

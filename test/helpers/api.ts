@@ -27,14 +27,17 @@ export async function callWith(bindings: Partial<Bindings>, path: string, init?:
 
 let keyCounter = 0;
 
-/** A fresh key of `plan`, of the real shape, in an account of its own, stored as the key command stores it (hash only). */
-export async function createKey(plan: PlanName = 'free'): Promise<{ key: string; id: string; accountId: string }> {
+/**
+ * A fresh key of the real shape, stored as the key command stores it (hash only): in an account of its
+ * own on `plan`, or added to `account` (whose plan then applies).
+ */
+export async function createKey(plan: PlanName = 'free', account?: string): Promise<{ key: string; id: string; accountId: string }> {
   const key = mintKey();
   const id = `test-${++keyCounter}-${crypto.randomUUID()}`;
-  const accountId = `account-${id}`;
+  const accountId = account ?? `account-${id}`;
   const createdAt = new Date().toISOString();
   await env.DB.batch([
-    env.DB.prepare('INSERT INTO accounts (id, plan, created_at) VALUES (?, ?, ?)').bind(accountId, plan, createdAt),
+    ...(account ? [] : [env.DB.prepare('INSERT INTO accounts (id, plan, created_at) VALUES (?, ?, ?)').bind(accountId, plan, createdAt)]),
     insertKeyStatement(env.DB, { id, accountId, keyHash: await hashKey(key), prefix: keyDisplayPrefix(key), name: 'test', createdAt }),
   ]);
   return { key, id, accountId };
