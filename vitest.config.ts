@@ -14,6 +14,8 @@ export default defineConfig({
       miniflare: {
         // The migrations, applied by test/helpers/setup.ts; tests run in local mode (mail to the outbox).
         bindings: { TEST_MIGRATIONS: await readD1Migrations(resolve(root, 'migrations')), MAIL_TRANSPORT: 'outbox' },
+        // Cloudflare's send_email binding as wrangler simulates it, for the test of MAIL_TRANSPORT=cloudflare.
+        email: { send_email: [{ name: 'EMAIL', allowed_sender_addresses: ['login@squeeze.test'], allowed_destination_addresses: ['allowed@example.com'] }] },
         // Test fixtures are served from disk by a Node-side binding: workerd has no file system.
         serviceBindings: {
           FIXTURES: async (request: Request) => {
