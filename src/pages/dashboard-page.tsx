@@ -97,18 +97,16 @@ export function PlanPage({ session, plans, supportEmail }: { session: Session; p
               <th scope="col">Plan</th>
               <th scope="col">Requests a minute</th>
               <th scope="col">Compressions a month</th>
-              <th scope="col">
-                <span class="visually-hidden">Yours</span>
-              </th>
             </tr>
           </thead>
           <tbody>
             {plans.map((p) => (
               <tr class={p.name === session.plan ? 'current' : undefined}>
-                <th scope="row">{planTitle(p.name)}</th>
+                <th scope="row">
+                  {planTitle(p.name)} {p.name === session.plan && <span class="status active">Your plan</span>}
+                </th>
                 <td>{count(p.perMinute)}</td>
                 <td>{count(p.monthlyQuota)}</td>
-                <td>{p.name === session.plan ? 'Your plan' : ''}</td>
               </tr>
             ))}
           </tbody>

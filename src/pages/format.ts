@@ -6,6 +6,9 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 
 export const count = (n: number): string => n.toLocaleString('en-US');
 
+/** A count in at most five characters, for an axis: 950, 1.2k, 100k. */
+export const shortCount = (n: number): string => (n < 1000 ? String(n) : `${Number((n / 1000).toFixed(n < 10_000 ? 1 : 0))}k`);
+
 /** Bytes in the project's units (1 MB = 1,048,576 bytes). */
 export function bytes(n: number): string {
   if (Math.abs(n) < 1024) return `${count(n)} bytes`;

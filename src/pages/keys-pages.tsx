@@ -55,7 +55,7 @@ export function CreateKeyForm({ error, value, label = 'Name' }: { error?: string
 export function KeysAtAGlance({ keys }: { keys: ListedKey[] }) {
   return (
     <div class="table-scroll">
-      <table class="keys-table">
+      <table class="keys-table stack">
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -69,14 +69,14 @@ export function KeysAtAGlance({ keys }: { keys: ListedKey[] }) {
           {keys.map((k) => (
             <tr>
               <th scope="row">{k.name ?? '—'}</th>
-              <td>
+              <td data-label="Key">
                 <KeyPrefix apiKey={k} />
               </td>
-              <td>
+              <td data-label="Status">
                 <StatusText apiKey={k} />
               </td>
-              <td>{k.lastUsedAt ? dateTime(k.lastUsedAt) : 'Never'}</td>
-              <td>{count(k.monthRequests)}</td>
+              <td data-label="Last used">{k.lastUsedAt ? dateTime(k.lastUsedAt) : 'Never'}</td>
+              <td data-label="This month">{count(k.monthRequests)}</td>
             </tr>
           ))}
         </tbody>
@@ -121,7 +121,7 @@ export function KeysPage({ session, plan, keys, nameError, nameValue, notice }: 
         <p>No working keys. Create one above.</p>
       ) : (
         <div class="table-scroll">
-          <table class="keys-table">
+          <table class="keys-table stack">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -136,12 +136,12 @@ export function KeysPage({ session, plan, keys, nameError, nameValue, notice }: 
               {working.map((k) => (
                 <tr>
                   <th scope="row">{k.name ?? '—'}</th>
-                  <td>
+                  <td data-label="Key">
                     <KeyPrefix apiKey={k} />
                   </td>
-                  <td>{day(k.createdAt)}</td>
-                  <td>{k.lastUsedAt ? dateTime(k.lastUsedAt) : 'Never'}</td>
-                  <td>
+                  <td data-label="Created">{day(k.createdAt)}</td>
+                  <td data-label="Last used">{k.lastUsedAt ? dateTime(k.lastUsedAt) : 'Never'}</td>
+                  <td data-label="Status">
                     <StatusText apiKey={k} />
                   </td>
                   <td class="actions">
@@ -151,8 +151,8 @@ export function KeysPage({ session, plan, keys, nameError, nameValue, notice }: 
                           When the old secret of {k.name ?? k.prefix} ends
                         </label>
                         <select id={`ends-${k.id}`} name="ends">
-                          <option value="24h">Old key works 24 more hours</option>
-                          <option value="now">Old key ends now</option>
+                          <option value="24h">Old key: 24 more hours</option>
+                          <option value="now">Old key: ends now</option>
                         </select>
                         <button class="button secondary" type="submit" data-confirm="Roll this key? You get a new secret with the same name.">
                           Roll
@@ -176,7 +176,7 @@ export function KeysPage({ session, plan, keys, nameError, nameValue, notice }: 
         <>
           <h2>Revoked and ended keys</h2>
           <div class="table-scroll">
-            <table class="keys-table">
+            <table class="keys-table stack">
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -190,12 +190,12 @@ export function KeysPage({ session, plan, keys, nameError, nameValue, notice }: 
                 {ended.map((k) => (
                   <tr>
                     <th scope="row">{k.name ?? '—'}</th>
-                    <td>
+                    <td data-label="Key">
                       <KeyPrefix apiKey={k} />
                     </td>
-                    <td>{day(k.createdAt)}</td>
-                    <td>{k.lastUsedAt ? dateTime(k.lastUsedAt) : 'Never'}</td>
-                    <td>
+                    <td data-label="Created">{day(k.createdAt)}</td>
+                    <td data-label="Last used">{k.lastUsedAt ? dateTime(k.lastUsedAt) : 'Never'}</td>
+                    <td data-label="Status">
                       <StatusText apiKey={k} />
                     </td>
                   </tr>

@@ -32,7 +32,7 @@ export function SecurityPage({ session, sessions, events }: { session: Session; 
           or when you sign out.
         </p>
         <div class="table-scroll">
-          <table class="sessions-table">
+          <table class="sessions-table stack">
             <thead>
               <tr>
                 <th scope="col">Browser</th>
@@ -47,8 +47,8 @@ export function SecurityPage({ session, sessions, events }: { session: Session; 
               {sessions.map((s) => (
                 <tr class={s.id === session.id ? 'current' : undefined}>
                   <th scope="row">{browserName(s.userAgent)}</th>
-                  <td>{dateTime(s.createdMs)}</td>
-                  <td>{dateTime(s.lastSeenMs)}</td>
+                  <td data-label="Signed in">{dateTime(s.createdMs)}</td>
+                  <td data-label="Last active">{dateTime(s.lastSeenMs)}</td>
                   <td>
                     {s.id === session.id ? (
                       <span class="status active">This browser</span>
@@ -76,11 +76,11 @@ export function SecurityPage({ session, sessions, events }: { session: Session; 
       <section aria-labelledby="events-title">
         <h2 id="events-title">Recent activity</h2>
         <div class="table-scroll">
-          <table class="events-table">
+          <table class="events-table stack">
             <thead>
               <tr>
-                <th scope="col">When</th>
                 <th scope="col">What</th>
+                <th scope="col">When</th>
                 <th scope="col">Details</th>
                 <th scope="col">By</th>
               </tr>
@@ -88,10 +88,10 @@ export function SecurityPage({ session, sessions, events }: { session: Session; 
             <tbody>
               {events.map((e) => (
                 <tr>
-                  <td>{dateTime(e.at)}</td>
                   <th scope="row">{EVENTS[e.event] ?? e.event}</th>
-                  <td>{e.detail ?? ''}</td>
-                  <td>{e.actor === 'operator' ? 'Operator' : 'You'}</td>
+                  <td data-label="When">{dateTime(e.at)}</td>
+                  <td data-label="Details">{e.detail ?? ''}</td>
+                  <td data-label="By">{e.actor === 'operator' ? 'Operator' : 'You'}</td>
                 </tr>
               ))}
             </tbody>

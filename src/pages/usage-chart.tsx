@@ -1,5 +1,5 @@
 import type { DayUsage } from '../store/usage';
-import { bytes, count, shortDay } from './format';
+import { bytes, count, shortCount, shortDay } from './format';
 
 /** The dashboard's chart covers the last 30 UTC days, today included. */
 export const CHART_DAYS = 30;
@@ -21,7 +21,7 @@ export function chartDays(usage: DayUsage[], nowMs: number): DayUsage[] {
 // The drawing's own units; CSS scales it to the page. Bars are SVG attributes: the CSP allows no inline style.
 const WIDTH = 480;
 const HEIGHT = 180;
-const LEFT = 34;
+const LEFT = 40;
 const TOP = 10;
 const BOTTOM = 22;
 const PLOT_HEIGHT = HEIGHT - TOP - BOTTOM;
@@ -42,20 +42,28 @@ export function UsageChart({ days }: { days: DayUsage[] }) {
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="chart-title">
         <title id="chart-title">{`Compressions per day, ${shortDay(first)} to ${shortDay(last)}: ${count(total)} in all, at most ${count(most)} a day`}</title>
         {[0, peak / 2, peak].map((n) => (
-          <g>
-            <line class="grid" x1={LEFT} x2={WIDTH} y1={y(n)} y2={y(n)} />
-            <text class="axis" x={LEFT - 6} y={y(n) + 4} text-anchor="end">
-              {Number.isInteger(n) ? count(n) : ''}
-            </text>
-          </g>
+          <line class="grid" x1={LEFT} x2={WIDTH} y1={y(n)} y2={y(n)} />
+        ))}
+        {[0, peak].map((n) => (
+          <text class="axis" x={LEFT - 6} y={y(n) + 4} text-anchor="end">
+            {shortCount(n)}
+          </text>
         ))}
         {days.map((d, i) => (
           <rect class={d.requests ? 'bar' : 'bar empty'} x={at(LEFT + i * SLOT + SLOT * 0.15)} width={at(SLOT * 0.7)} y={y(d.requests)} height={at(TOP + PLOT_HEIGHT - y(d.requests))}>
             <title>{`${shortDay(d.day)}: ${count(d.requests)} compressions`}</title>
           </rect>
         ))}
-        {[0, 10, 20, CHART_DAYS - 1].map((i) => (
-          <text class="axis" x={at(LEFT + i * SLOT + SLOT / 2)} y={HEIGHT - 6} text-anchor="middle">
+        {/* The first and last labels align with the plot's edges, so they never stick out of the drawing. */}
+        {(
+          [
+            [0, 'start', LEFT],
+            [10, 'middle', LEFT + 10.5 * SLOT],
+            [20, 'middle', LEFT + 20.5 * SLOT],
+            [CHART_DAYS - 1, 'end', WIDTH],
+          ] as const
+        ).map(([i, anchor, x]) => (
+          <text class="axis" x={at(x)} y={HEIGHT - 4} text-anchor={anchor}>
             {shortDay(days[i]?.day ?? first)}
           </text>
         ))}

@@ -61,8 +61,8 @@ describe('the overview', () => {
     expect(rows.at(-1)!.slice(1)).toEqual([today(), '3']);
 
     // Keys at a glance, each with its share of the month.
-    expect(html).toMatch(/<th scope="row">web<\/th>.*?<td>1<\/td><\/tr>/);
-    expect(html).toMatch(/<th scope="row">batch<\/th>.*?<td>2<\/td><\/tr>/);
+    expect(html).toMatch(/<th scope="row">web<\/th>.*?<td data-label="This month">1<\/td><\/tr>/);
+    expect(html).toMatch(/<th scope="row">batch<\/th>.*?<td data-label="This month">2<\/td><\/tr>/);
     expect(html).not.toContain('You have no API key yet');
   });
 
@@ -80,7 +80,7 @@ describe('the plan page', () => {
     await env.DB.prepare("UPDATE accounts SET plan = 'pro' WHERE email = ?").bind(email).run();
     const words = text(await (await get('/dashboard/plan', cookie)).text());
     expect(words).toContain('You are on the Pro plan');
-    expect(words).toMatch(/Free 60 500 .*Pro 60 5,000 Your plan .*Business 600 100,000/);
+    expect(words).toMatch(/Free 60 500 .*Pro Your plan 60 5,000 .*Business 600 100,000/);
     expect(words).toContain('To ask for an upgrade, write to the operator of this service');
   });
 });
