@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   url_blocked: { status: 400, message: 'The url points to a private or internal address.' },
   url_invalid_content: { status: 400, message: 'The url did not return a supported image.' },
   unauthorized: { status: 401, message: 'A valid X-API-Key header is required.' },
+  forbidden: { status: 403, message: 'Cross-site requests are refused.' },
   not_found: { status: 404, message: 'No such endpoint.' },
   file_too_large: { status: 413, message: 'The image file is too large.' },
   image_too_large: { status: 413, message: 'The image dimensions are too large to process.' },

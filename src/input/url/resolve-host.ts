@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors/api-error';
 import type { Deadline } from './deadline';
-import { parseIpv4, parseIpv6 } from './ip-literal';
+import { parseIpv4, parseIpv6 } from '../../net/ip-literal';
 import { discardBody } from './read-body';
 import { TransientFailure, withRetries } from './with-retries';
 

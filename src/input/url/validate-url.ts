@@ -1,7 +1,7 @@
 import { ApiError } from '../../errors/api-error';
 import { isBlockedAddress, isReservedName } from './blocklist';
 import type { Deadline } from './deadline';
-import { parseHostAddress } from './ip-literal';
+import { parseHostAddress } from '../../net/ip-literal';
 import { resolveHost } from './resolve-host';
 
 /** Generous for signed CDN and storage URLs, yet bounds what we parse and send to DNS. */
