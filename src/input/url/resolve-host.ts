@@ -7,8 +7,8 @@ import { TransientFailure, withRetries } from './with-retries';
 /**
  * A Worker has no raw DNS, so names are resolved with DNS over HTTPS (Cloudflare's JSON API, the
  * schema Google's resolver also uses). The runtime resolves the name again when it connects; that
- * second answer is out of our hands (DNS rebinding), which is why production also sets the
- * `global_fetch_strictly_public` flag: this lookup is the guard we can test, not the only one.
+ * second answer is out of our hands (DNS rebinding), a window no platform flag closes (README, "URL
+ * input"): this lookup is the guard there is.
  */
 const DOH_ENDPOINT = 'https://cloudflare-dns.com/dns-query';
 
