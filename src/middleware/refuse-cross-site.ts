@@ -3,20 +3,24 @@ import type { AppEnv } from '../env';
 import { ApiError } from '../errors/api-error';
 
 /**
- * Refuses browser requests that another site made (decisions.md "Abuse, privacy and the isolate
- * budget"): a multipart or JSON-less POST is a CORS "simple request", which any page can send with its
- * visitors' browsers, spending their allowance or acting in their name. A browser says where a request
- * comes from in `Sec-Fetch-Site` (cross-site and same-site are refused: another subdomain is another
- * site here) and, for POSTs, in `Origin` (refused unless it is this service's own origin; `null` from
- * sandboxed frames and data: pages is foreign too). Scripts send neither and pass, as do the service's
- * own pages.
+ * Whether a browser sent this request from another site. `Sec-Fetch-Site` decides when present (every
+ * current browser sends it): only `same-origin` is ours. It is read before `Origin` because Chromium
+ * sends `Origin: null` on a form posted from a page with `Referrer-Policy: no-referrer` (the confirm
+ * page) while still saying `same-origin`. Without it, a foreign or `null` Origin is refused. A request
+ * with neither comes from no browser (curl, scripts), which carries no one's cookies: it is let through.
  */
-export function refuseCrossSite(): MiddlewareHandler<AppEnv> {
-  return async function refuseCrossSiteMiddleware(c, next) {
-    const site = c.req.header('Sec-Fetch-Site');
-    const origin = c.req.header('Origin');
-    if (site === 'cross-site' || site === 'same-site' || (origin !== undefined && origin !== new URL(c.req.url).origin)) {
-      throw new ApiError('forbidden', 'Cross-site requests are refused: call the API from a server or a script, not from another website.');
+export function isCrossSite(request: Request): boolean {
+  const site = request.headers.get('Sec-Fetch-Site');
+  if (site !== null) return site !== 'same-origin';
+  const origin = request.headers.get('Origin');
+  return origin !== null && origin !== new URL(request.url).origin;
+}
+
+/** Every state change of the dashboard is a POST; a cross-site one is 403 `forbidden` (CSRF). */
+export function refuseCrossSitePosts(): MiddlewareHandler<AppEnv> {
+  return async function refuseCrossSitePostsMiddleware(c, next) {
+    if (c.req.method === 'POST' && isCrossSite(c.req.raw)) {
+      throw new ApiError('forbidden', 'This form was sent from another site, so it was refused. Use the form on this site.');
     }
     await next();
   };

@@ -8,7 +8,7 @@ import { clientBuckets } from '../limits/client-ip';
 import { rateLimitHeaders, tooManyRequestsDetails, type NamedWindow } from '../limits/rate-limit-headers';
 import { hitMemberWindow } from '../limits/sliding-window';
 import { DEMO_LIMIT, DEMO_NETWORK_LIMIT, HOUR_MS } from '../limits/windows';
-import { refuseCrossSite } from '../middleware/refuse-cross-site';
+import { isCrossSite } from '../middleware/refuse-cross-site';
 import { imageResponse } from './image-response';
 
 const DEMO_QUALITY = 80;
@@ -18,7 +18,11 @@ const DEMO_QUALITY = 80;
  * (IPv6 per /64) and 30 per network (IPv4 /24, IPv6 /48). Every request counts, refused ones included;
  * a 429 itself does not.
  */
-export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', refuseCrossSite(), async (c) => {
+export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) => {
+  // Any page can POST a form here with its visitors' browsers and spend their allowance: refused, uncounted.
+  if (isCrossSite(c.req.raw)) {
+    throw new ApiError('forbidden', 'Cross-site requests are refused: the demo is for this site and for scripts, not for other websites.');
+  }
   const nowMs = c.get('nowMs');
   const client = clientBuckets(c.req.header('CF-Connecting-IP'));
   const hit = await hitMemberWindow(c.env, `demo:${client.network}`, client.address, DEMO_LIMIT, DEMO_NETWORK_LIMIT, HOUR_MS, nowMs);
