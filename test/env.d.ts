@@ -11,6 +11,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       /** Serves test/fixtures/<name> from disk. */
       FIXTURES: Fetcher;
+      /** The static site (wrangler.toml [assets]), with public/_headers applied. */
+      ASSETS: Fetcher;
     }
   }
 }

@@ -21,9 +21,9 @@ function d1Down(): D1Database {
 
 /** A Durable Object namespace whose objects cannot be reached. */
 function limiterDown(): Bindings['RATE_LIMITER'] {
+  const down = () => Promise.reject(new Error('Durable Object reset because its code was updated.'));
   return new Proxy(env.RATE_LIMITER, {
-    get: (target, prop) =>
-      prop === 'get' ? () => ({ hit: () => Promise.reject(new Error('Durable Object reset because its code was updated.')) }) : Reflect.get(target, prop, target).bind(target),
+    get: (target, prop) => (prop === 'get' ? () => ({ hit: down, hitMember: down }) : Reflect.get(target, prop, target).bind(target)),
   });
 }
 

@@ -6,7 +6,7 @@ export const ERROR_CODES = {
   bad_request: { status: 400, message: 'The request is invalid.' },
   unsupported_image: { status: 400, message: 'The data is not a supported, decodable, still JPEG, PNG or WebP image.' },
   url_invalid: { status: 400, message: 'The url must be a valid https URL without credentials.' },
-  url_blocked: { status: 400, message: 'The url points to a private or internal address.' },
+  url_blocked: { status: 400, message: 'The url points to a private or internal address, or to a port other than 443.' },
   url_invalid_content: { status: 400, message: 'The url did not return a supported image.' },
   unauthorized: { status: 401, message: 'A valid X-API-Key header is required.' },
   forbidden: { status: 403, message: 'Cross-site requests are refused.' },

@@ -1,7 +1,7 @@
 import { sha256Hex } from '../crypto/secrets';
 import type { Bindings } from '../env';
 import { ApiError } from '../errors/api-error';
-import { clientBucket } from './client-ip';
+import { clientBuckets } from './client-ip';
 import { tooManyRequestsDetails } from './rate-limit-headers';
 import { hitWindow } from './sliding-window';
 import { HOUR_MS } from './windows';
@@ -15,7 +15,7 @@ export const LINKS_PER_EMAIL_PER_HOUR = 5;
 export const LINKS_PER_CLIENT_PER_HOUR = 20;
 
 export async function countSignInRequest(env: Bindings, email: string, clientIp: string | undefined, nowMs: number): Promise<void> {
-  const byClient = await hitWindow(env, `sign-in-client:${clientBucket(clientIp)}`, LINKS_PER_CLIENT_PER_HOUR, HOUR_MS, nowMs);
+  const byClient = await hitWindow(env, `sign-in-client:${clientBuckets(clientIp).address}`, LINKS_PER_CLIENT_PER_HOUR, HOUR_MS, nowMs);
   if (!byClient.allowed) refuse(byClient.resetMs, nowMs, 'from your address');
   // The email's hash names the window: the limiter's storage holds no addresses.
   const byEmail = await hitWindow(env, `sign-in-email:${await sha256Hex(email)}`, LINKS_PER_EMAIL_PER_HOUR, HOUR_MS, nowMs);
