@@ -27,6 +27,9 @@ export function keyStatus(key: Pick<ListedKey, 'revokedAt' | 'expiresAt'>, nowIs
   return { state: 'active' };
 }
 
+/** A key that still authenticates: active, or rolled and within its grace. */
+export const keyWorks = (key: Pick<ListedKey, 'revokedAt' | 'expiresAt'>): boolean => ['active', 'ending'].includes(keyStatus(key).state);
+
 /** A new secret and its stored parts. */
 async function newKey() {
   const key = mintKey();

@@ -1,4 +1,4 @@
-import { keyStatus } from '../keys/account-keys';
+import { keyWorks } from '../keys/account-keys';
 import type { Session } from '../sessions/sessions';
 import type { Plan } from '../store/accounts';
 import type { ListedKey } from '../store/keys';
@@ -6,6 +6,7 @@ import type { DayUsage, MonthUsage } from '../store/usage';
 import { bytes, count, dateTime } from './format';
 import { CreateKeyForm, KeysAtAGlance } from './keys-pages';
 import { Page } from './layout';
+import { Table } from './parts';
 import { UsageChart } from './usage-chart';
 
 interface DashboardPageProps {
@@ -21,7 +22,7 @@ const planTitle = (name: string) => name.charAt(0).toUpperCase() + name.slice(1)
 
 /** The overview: the month against the plan, what was saved, 30 days of use, and the keys. */
 export function DashboardPage({ session, plan, month, resetMs, days, keys }: DashboardPageProps) {
-  const working = keys.filter((k) => ['active', 'ending'].includes(keyStatus(k).state));
+  const working = keys.filter(keyWorks);
   const saved = month.bytesIn - month.bytesOut;
   const savedPercent = month.bytesIn > 0 ? Math.round((100 * saved) / month.bytesIn) : 0;
   return (
@@ -90,28 +91,17 @@ export function PlanPage({ session, plans, supportEmail }: { session: Session; p
       <p class="lead">
         You are on the <strong>{planTitle(session.plan)}</strong> plan. Limits belong to your account: all your keys share them.
       </p>
-      <div class="table-scroll">
-        <table class="plans-table">
-          <thead>
-            <tr>
-              <th scope="col">Plan</th>
-              <th scope="col">Requests a minute</th>
-              <th scope="col">Compressions a month</th>
-            </tr>
-          </thead>
-          <tbody>
-            {plans.map((p) => (
-              <tr class={p.name === session.plan ? 'current' : undefined}>
-                <th scope="row">
-                  {planTitle(p.name)} {p.name === session.plan && <span class="status active">Your plan</span>}
-                </th>
-                <td>{count(p.perMinute)}</td>
-                <td>{count(p.monthlyQuota)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table name="plans-table" columns={['Plan', 'Requests a minute', 'Compressions a month']}>
+        {plans.map((p) => (
+          <tr class={p.name === session.plan ? 'current' : undefined}>
+            <th scope="row">
+              {planTitle(p.name)} {p.name === session.plan && <span class="status active">Your plan</span>}
+            </th>
+            <td>{count(p.perMinute)}</td>
+            <td>{count(p.monthlyQuota)}</td>
+          </tr>
+        ))}
+      </Table>
       <p class="small">
         Only successful compressions count toward the month, which resets at 00:00 UTC on the 1st. Every request counts toward
         the minute.

@@ -1,10 +1,11 @@
-import { keyStatus, MAX_LIVE_KEYS, ROLL_GRACE_MS } from '../keys/account-keys';
-import type { Session } from '../sessions/sessions';
+import { keyStatus, keyWorks, MAX_LIVE_KEYS, ROLL_GRACE_MS } from '../keys/account-keys';
 import { KEY_NAME_MAX } from '../schemas/forms';
+import type { Session } from '../sessions/sessions';
 import type { Plan } from '../store/accounts';
 import type { ListedKey } from '../store/keys';
 import { count, dateTime, day } from './format';
-import { FieldError, Page } from './layout';
+import { Page } from './layout';
+import { PostButton, Table, TextField } from './parts';
 
 /** The keys page, the page that shows a new key once, and the pieces the overview borrows. */
 
@@ -22,28 +23,21 @@ export function StatusText({ apiKey }: { apiKey: ListedKey }) {
   }
 }
 
-const KeyPrefix = ({ apiKey }: { apiKey: ListedKey }) => <code>{apiKey.prefix}…</code>;
+const lastUsed = (k: ListedKey) => (k.lastUsedAt ? dateTime(k.lastUsedAt) : 'Never');
 
 export function CreateKeyForm({ error, value, label = 'Name' }: { error?: string | undefined; value?: string | undefined; label?: string }) {
   return (
     <form class="card form inline-form" method="post" action="/dashboard/keys">
-      <div class="field">
-        <label for="key-name">{label}</label>
-        <input
-          id="key-name"
-          name="name"
-          maxlength={KEY_NAME_MAX}
-          required
-          placeholder="e.g. my website"
-          value={value ?? ''}
-          aria-invalid={error ? 'true' : undefined}
-          aria-describedby={error ? 'key-name-error' : 'key-name-hint'}
-        />
-        <p class="hint" id="key-name-hint">
-          At most {KEY_NAME_MAX} characters: the app or machine that will use it.
-        </p>
-        <FieldError id="key-name-error" message={error} />
-      </div>
+      <TextField
+        id="key-name"
+        name="name"
+        label={label}
+        maxlength={KEY_NAME_MAX}
+        placeholder="e.g. my website"
+        hint={`At most ${KEY_NAME_MAX} characters: the app or machine that will use it.`}
+        value={value}
+        error={error}
+      />
       <button class="button" type="submit">
         Create key
       </button>
@@ -51,37 +45,60 @@ export function CreateKeyForm({ error, value, label = 'Name' }: { error?: string
   );
 }
 
-/** The overview's table: every working key with its share of the month. */
+/** The overview's table: keys with their share of the month. */
 export function KeysAtAGlance({ keys }: { keys: ListedKey[] }) {
   return (
-    <div class="table-scroll">
-      <table class="keys-table stack">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Status</th>
-            <th scope="col">Last used</th>
-            <th scope="col">This month</th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((k) => (
-            <tr>
-              <th scope="row">{k.name ?? '—'}</th>
-              <td data-label="Key">
-                <KeyPrefix apiKey={k} />
-              </td>
-              <td data-label="Status">
-                <StatusText apiKey={k} />
-              </td>
-              <td data-label="Last used">{k.lastUsedAt ? dateTime(k.lastUsedAt) : 'Never'}</td>
-              <td data-label="This month">{count(k.monthRequests)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table name="keys-table" stack columns={['Name', 'Key', 'Status', 'Last used', 'This month']}>
+      {keys.map((k) => (
+        <tr>
+          <th scope="row">{k.name ?? '—'}</th>
+          <td data-label="Key">
+            <code>{k.prefix}…</code>
+          </td>
+          <td data-label="Status">
+            <StatusText apiKey={k} />
+          </td>
+          <td data-label="Last used">{lastUsed(k)}</td>
+          <td data-label="This month">{count(k.monthRequests)}</td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+/** A row of the keys page; a working key gets its roll and revoke buttons. */
+function KeyRow({ apiKey: k }: { apiKey: ListedKey }) {
+  return (
+    <tr>
+      <th scope="row">{k.name ?? '—'}</th>
+      <td data-label="Key">
+        <code>{k.prefix}…</code>
+      </td>
+      <td data-label="Created">{day(k.createdAt)}</td>
+      <td data-label="Last used">{lastUsed(k)}</td>
+      <td data-label="Status">
+        <StatusText apiKey={k} />
+      </td>
+      {keyWorks(k) && (
+        <td class="actions">
+          {keyStatus(k).state === 'active' && (
+            <form method="post" action={`/dashboard/keys/${k.id}/roll`} class="roll">
+              <label class="visually-hidden" for={`ends-${k.id}`}>
+                When the old secret of {k.name ?? k.prefix} ends
+              </label>
+              <select id={`ends-${k.id}`} name="ends">
+                <option value="24h">Old key: 24 more hours</option>
+                <option value="now">Old key: ends now</option>
+              </select>
+              <button class="button secondary" type="submit" data-confirm="Roll this key? You get a new secret with the same name.">
+                Roll
+              </button>
+            </form>
+          )}
+          <PostButton action={`/dashboard/keys/${k.id}/revoke`} label="Revoke" kind="danger" confirm="Revoke this key? It stops working at once." />
+        </td>
+      )}
+    </tr>
   );
 }
 
@@ -89,15 +106,16 @@ interface KeysPageProps {
   session: Session;
   plan: Plan;
   keys: ListedKey[];
-  /** A form's problem: the name field's, or one about the whole page (too many keys, a key that cannot be rolled). */
   nameError?: string | undefined;
   nameValue?: string | undefined;
+  /** A problem with the whole page's request: too many keys, a key that cannot be rolled. */
   notice?: string | undefined;
 }
 
 export function KeysPage({ session, plan, keys, nameError, nameValue, notice }: KeysPageProps) {
-  const working = keys.filter((k) => ['active', 'ending'].includes(keyStatus(k).state));
-  const ended = keys.filter((k) => !working.includes(k)).slice(0, 20);
+  const working = keys.filter(keyWorks);
+  const ended = keys.filter((k) => !keyWorks(k)).slice(0, 20);
+  const columns = ['Name', 'Key', 'Created', 'Last used', 'Status'];
   return (
     <Page title="API keys" session={session} current="keys" scripts={['/assets/dashboard.js']}>
       <h1>API keys</h1>
@@ -120,89 +138,21 @@ export function KeysPage({ session, plan, keys, nameError, nameValue, notice }: 
       {working.length === 0 ? (
         <p>No working keys. Create one above.</p>
       ) : (
-        <div class="table-scroll">
-          <table class="keys-table stack">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {working.map((k) => (
-                <tr>
-                  <th scope="row">{k.name ?? '—'}</th>
-                  <td data-label="Key">
-                    <KeyPrefix apiKey={k} />
-                  </td>
-                  <td data-label="Created">{day(k.createdAt)}</td>
-                  <td data-label="Last used">{k.lastUsedAt ? dateTime(k.lastUsedAt) : 'Never'}</td>
-                  <td data-label="Status">
-                    <StatusText apiKey={k} />
-                  </td>
-                  <td class="actions">
-                    {keyStatus(k).state === 'active' && (
-                      <form method="post" action={`/dashboard/keys/${k.id}/roll`} class="roll">
-                        <label class="visually-hidden" for={`ends-${k.id}`}>
-                          When the old secret of {k.name ?? k.prefix} ends
-                        </label>
-                        <select id={`ends-${k.id}`} name="ends">
-                          <option value="24h">Old key: 24 more hours</option>
-                          <option value="now">Old key: ends now</option>
-                        </select>
-                        <button class="button secondary" type="submit" data-confirm="Roll this key? You get a new secret with the same name.">
-                          Roll
-                        </button>
-                      </form>
-                    )}
-                    <form method="post" action={`/dashboard/keys/${k.id}/revoke`}>
-                      <button class="button danger" type="submit" data-confirm="Revoke this key? It stops working at once.">
-                        Revoke
-                      </button>
-                    </form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table name="keys-table" stack columns={[...columns, 'Actions']}>
+          {working.map((k) => (
+            <KeyRow apiKey={k} />
+          ))}
+        </Table>
       )}
 
       {ended.length > 0 && (
         <>
           <h2>Revoked and ended keys</h2>
-          <div class="table-scroll">
-            <table class="keys-table stack">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {ended.map((k) => (
-                  <tr>
-                    <th scope="row">{k.name ?? '—'}</th>
-                    <td data-label="Key">
-                      <KeyPrefix apiKey={k} />
-                    </td>
-                    <td data-label="Created">{day(k.createdAt)}</td>
-                    <td data-label="Last used">{k.lastUsedAt ? dateTime(k.lastUsedAt) : 'Never'}</td>
-                    <td data-label="Status">
-                      <StatusText apiKey={k} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table name="keys-table" stack columns={columns}>
+            {ended.map((k) => (
+              <KeyRow apiKey={k} />
+            ))}
+          </Table>
         </>
       )}
     </Page>

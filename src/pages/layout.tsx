@@ -95,12 +95,3 @@ export function Page({ title, session, current = null, scripts = [], children }:
 export function renderPage(c: Context<AppEnv>, page: Child, status: 200 | 400 | 403 | 404 | 410 | 429 | 500 | 503 = 200): Response {
   return c.html(`<!doctype html>${String(page)}`, status);
 }
-
-/** A form field's error, tied to its input by id for screen readers. */
-export function FieldError({ id, message }: { id: string; message?: string | undefined }) {
-  return message ? (
-    <p class="field-error" id={id}>
-      {message}
-    </p>
-  ) : null;
-}

@@ -4,6 +4,7 @@ import type { AuditEvent, AuditEventName } from '../store/audit';
 import type { ListedSession } from '../store/sessions';
 import { browserName, dateTime } from './format';
 import { Page } from './layout';
+import { PostButton, Table } from './parts';
 
 const EVENTS: Record<AuditEventName, string> = {
   account_created: 'Account created',
@@ -31,72 +32,36 @@ export function SecurityPage({ session, sessions, events }: { session: Session; 
           A session ends after {SESSION_IDLE_MS / DAYS} days without use, {SESSION_MAX_MS / DAYS} days after signing in at the latest,
           or when you sign out.
         </p>
-        <div class="table-scroll">
-          <table class="sessions-table stack">
-            <thead>
-              <tr>
-                <th scope="col">Browser</th>
-                <th scope="col">Signed in</th>
-                <th scope="col">Last active</th>
-                <th scope="col">
-                  <span class="visually-hidden">Action</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.map((s) => (
-                <tr class={s.id === session.id ? 'current' : undefined}>
-                  <th scope="row">{browserName(s.userAgent)}</th>
-                  <td data-label="Signed in">{dateTime(s.createdMs)}</td>
-                  <td data-label="Last active">{dateTime(s.lastSeenMs)}</td>
-                  <td>
-                    {s.id === session.id ? (
-                      <span class="status active">This browser</span>
-                    ) : (
-                      <form method="post" action={`/dashboard/sessions/${s.id}/end`}>
-                        <button class="button secondary" type="submit">
-                          End
-                        </button>
-                      </form>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        {others.length > 0 && (
-          <form method="post" action="/dashboard/sessions/end-others">
-            <button class="button danger" type="submit">
-              Sign out everywhere else
-            </button>
-          </form>
-        )}
+        <Table name="sessions-table" stack columns={['Browser', 'Signed in', 'Last active', <span class="visually-hidden">Action</span>]}>
+          {sessions.map((s) => (
+            <tr class={s.id === session.id ? 'current' : undefined}>
+              <th scope="row">{browserName(s.userAgent)}</th>
+              <td data-label="Signed in">{dateTime(s.createdMs)}</td>
+              <td data-label="Last active">{dateTime(s.lastSeenMs)}</td>
+              <td>
+                {s.id === session.id ? (
+                  <span class="status active">This browser</span>
+                ) : (
+                  <PostButton action={`/dashboard/sessions/${s.id}/end`} label="End" kind="secondary" />
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
+        {others.length > 0 && <PostButton action="/dashboard/sessions/end-others" label="Sign out everywhere else" kind="danger" />}
       </section>
       <section aria-labelledby="events-title">
         <h2 id="events-title">Recent activity</h2>
-        <div class="table-scroll">
-          <table class="events-table stack">
-            <thead>
-              <tr>
-                <th scope="col">What</th>
-                <th scope="col">When</th>
-                <th scope="col">Details</th>
-                <th scope="col">By</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.map((e) => (
-                <tr>
-                  <th scope="row">{EVENTS[e.event] ?? e.event}</th>
-                  <td data-label="When">{dateTime(e.at)}</td>
-                  <td data-label="Details">{e.detail ?? ''}</td>
-                  <td data-label="By">{e.actor === 'operator' ? 'Operator' : 'You'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table name="events-table" stack columns={['What', 'When', 'Details', 'By']}>
+          {events.map((e) => (
+            <tr>
+              <th scope="row">{EVENTS[e.event] ?? e.event}</th>
+              <td data-label="When">{dateTime(e.at)}</td>
+              <td data-label="Details">{e.detail ?? ''}</td>
+              <td data-label="By">{e.actor === 'operator' ? 'Operator' : 'You'}</td>
+            </tr>
+          ))}
+        </Table>
       </section>
     </Page>
   );

@@ -1,5 +1,7 @@
+import { EMAIL_MAX, PERSON_NAME_MAX } from '../schemas/forms';
 import { LINK_LIFETIME_MS } from '../sessions/sign-in-links';
-import { FieldError, Page } from './layout';
+import { Page } from './layout';
+import { TextField } from './parts';
 
 /** The passwordless flow's pages: sign up, sign in, "check your email", confirm, and a link that no longer works. */
 
@@ -11,23 +13,7 @@ export interface FormState {
 }
 
 function EmailField({ values, errors }: FormState) {
-  return (
-    <div class="field">
-      <label for="email">Email address</label>
-      <input
-        id="email"
-        name="email"
-        type="email"
-        autocomplete="email"
-        maxlength={254}
-        required
-        value={values?.email ?? ''}
-        aria-invalid={errors?.email ? 'true' : undefined}
-        aria-describedby={errors?.email ? 'email-error' : undefined}
-      />
-      <FieldError id="email-error" message={errors?.email} />
-    </div>
-  );
+  return <TextField id="email" name="email" type="email" label="Email address" autocomplete="email" maxlength={EMAIL_MAX} value={values?.email} error={errors?.email} />;
 }
 
 function SignInForm(state: FormState) {
@@ -51,20 +37,7 @@ export function SignUpPage(state: FormState) {
         you in and takes you to your dashboard, where your first key is one click away.
       </p>
       <form class="card form" method="post" action="/signup">
-        <div class="field">
-          <label for="name">Your name</label>
-          <input
-            id="name"
-            name="name"
-            autocomplete="name"
-            maxlength={100}
-            required
-            value={values?.name ?? ''}
-            aria-invalid={errors?.name ? 'true' : undefined}
-            aria-describedby={errors?.name ? 'name-error' : undefined}
-          />
-          <FieldError id="name-error" message={errors?.name} />
-        </div>
+        <TextField id="name" name="name" label="Your name" autocomplete="name" maxlength={PERSON_NAME_MAX} value={values?.name} error={errors?.name} />
         <EmailField {...state} />
         <button class="button" type="submit">
           Email me a sign-in link

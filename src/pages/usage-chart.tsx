@@ -1,5 +1,6 @@
 import type { DayUsage } from '../store/usage';
 import { bytes, count, shortCount, shortDay } from './format';
+import { Table } from './parts';
 
 /** The dashboard's chart covers the last 30 UTC days, today included. */
 export const CHART_DAYS = 30;
@@ -70,30 +71,17 @@ export function UsageChart({ days }: { days: DayUsage[] }) {
       </svg>
       <details>
         <summary>The numbers, day by day</summary>
-        <div class="table-scroll">
-          <table class="usage-table">
-            <thead>
-              <tr>
-                <th scope="col">Day (UTC)</th>
-                <th scope="col">Compressions</th>
-                <th scope="col">Sent</th>
-                <th scope="col">Returned</th>
-                <th scope="col">Saved</th>
-              </tr>
-            </thead>
-            <tbody>
-              {days.map((d) => (
-                <tr>
-                  <th scope="row">{d.day}</th>
-                  <td>{count(d.requests)}</td>
-                  <td>{bytes(d.bytesIn)}</td>
-                  <td>{bytes(d.bytesOut)}</td>
-                  <td>{bytes(d.bytesIn - d.bytesOut)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table name="usage-table" columns={['Day (UTC)', 'Compressions', 'Sent', 'Returned', 'Saved']}>
+          {days.map((d) => (
+            <tr>
+              <th scope="row">{d.day}</th>
+              <td>{count(d.requests)}</td>
+              <td>{bytes(d.bytesIn)}</td>
+              <td>{bytes(d.bytesOut)}</td>
+              <td>{bytes(d.bytesIn - d.bytesOut)}</td>
+            </tr>
+          ))}
+        </Table>
       </details>
     </figure>
   );

@@ -5,16 +5,18 @@ import { readBodyCapped } from '../input/read-body';
 /** The dashboard's form fields: the only place their rules live. Messages are shown beside the field. */
 
 export const KEY_NAME_MAX = 50;
+export const PERSON_NAME_MAX = 100;
+export const EMAIL_MAX = 254;
 
 const email = z
   .string({ error: 'Enter your email address.' })
   .trim()
   .toLowerCase()
-  .max(254, 'That email address is too long.')
+  .max(EMAIL_MAX, 'That email address is too long.')
   .pipe(z.email({ error: 'Enter an email address like name@example.com.' }));
 
 export const signUpForm = z.object({
-  name: z.string({ error: 'Enter your name.' }).trim().min(1, 'Enter your name.').max(100, 'Use at most 100 characters.'),
+  name: z.string({ error: 'Enter your name.' }).trim().min(1, 'Enter your name.').max(PERSON_NAME_MAX, `Use at most ${PERSON_NAME_MAX} characters.`),
   email,
 });
 

@@ -5,9 +5,8 @@
 // scripts/install-chromium.sh).
 import { mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { launchChromium } from './browser.mjs';
-import { assert, run, test } from './harness.mjs';
-import { startWranglerDev, stopAllWranglerDev } from '../../scripts/dev-server.mjs';
+import { runInBrowser, watchForProblems } from './browser.mjs';
+import { assert, test } from './harness.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const artifacts = `${root}test-results/`;
@@ -16,19 +15,12 @@ const WAIT = { timeout: 60_000 };
 const DESKTOP = { viewport: { width: 1100, height: 900 } };
 const PHONE = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
+/** Script errors and CSP violations: they fail the run. */
 const problems = [];
-/** Script errors and CSP violations fail the run. */
-function watch(page) {
-  page.on('pageerror', (err) => problems.push(`${page.url()}: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(`${page.url()}: ${msg.text()}`);
-  });
-  return page;
-}
 
 async function newPage(options) {
   const context = await browser.newContext(options);
-  return watch(await context.newPage());
+  return watchForProblems(await context.newPage(), problems);
 }
 
 async function shoot(page, name, width) {
@@ -246,30 +238,9 @@ test('no script errors or Content-Security-Policy violations on any page', async
   assert(problems.length === 0, problems.join('\n'));
 });
 
-let cleaning;
-function cleanUp() {
-  cleaning ??= (async () => {
-    await browser?.close().catch(() => {});
-    await stopAllWranglerDev();
-  })();
-  return cleaning;
-}
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => cleanUp().finally(() => process.exit(130)));
-}
-
-let result = { passed: 0, failed: 1 };
-try {
-  await mkdir(artifacts, { recursive: true });
-  photoBytes = await readFile(photo);
-  dev = await startWranglerDev();
-  browser = await launchChromium();
-  result = await run();
-  if (result.failed && page) await page.screenshot({ path: `${artifacts}dashboard-failure.png`, fullPage: true }).catch(() => {});
-} catch (err) {
-  console.log(`✗ setup\n    ${err?.stack ?? err}`);
-} finally {
-  await cleanUp();
-}
-console.log(`${result.passed} passed, ${result.failed} failed`);
-process.exitCode = result.failed ? 1 : 0;
+await mkdir(artifacts, { recursive: true });
+photoBytes = await readFile(photo);
+await runInBrowser(
+  (started) => ({ dev, browser } = started),
+  () => page?.screenshot({ path: `${artifacts}dashboard-failure.png`, fullPage: true }),
+);
