@@ -18,10 +18,10 @@ export interface QuotaSlot {
 
 /**
  * Reserves one compression of the account's month (all its keys share it) before the work starts, so
- * that concurrent requests can never overshoot the quota; only a committed slot counts (decisions.md: successes only). The
- * reservation lives as long as the request: it is renewed while the request waits and works, and a
- * commit counts only if it was still held (store/usage.ts), so a request that outlived its
- * reservation cannot count on top of the one its slot went to.
+ * that concurrent requests can never overshoot the quota; only a committed slot counts (decisions.md:
+ * successes only). The reservation lives as long as the request: it is renewed while the request
+ * waits and works, and a commit counts only if it was still held (store/usage.ts), so a request that
+ * outlived its reservation cannot count on top of the one its slot went to.
  */
 export async function reserveQuota(env: Bindings, key: ApiKeyRecord, requestMs: number): Promise<QuotaSlot> {
   // The month is the request's (read-clock.ts); whether a reservation is held is about the present.

@@ -4,9 +4,9 @@ import { ApiError } from '../errors/api-error';
 import { hashKey } from '../keys/hash-key';
 import { hasKeyShape } from '../keys/key-format';
 import { monthWindow } from '../limits/month';
-import { findKeyByHash, touchKeyLastUsed } from '../store/keys';
+import { findKeyByHash, touchKeyLastUsed, type ApiKeyRecord } from '../store/keys';
 
-const WHY_NOT: Record<string, string> = {
+const WHY_NOT: Record<NonNullable<ApiKeyRecord['inactive']>, string> = {
   revoked: 'The API key is invalid: it has been revoked.',
   expired: 'The API key is invalid: it was rolled and its grace period has ended.',
   account_disabled: 'The API key is invalid: its account is disabled.',
