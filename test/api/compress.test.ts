@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { call, createKey, errorBody, fixture, form, toBase64 } from '../helpers/api';
 import { stripMetadata } from '../../src/image/container';
 import { responseImage } from '../helpers/images';
+import { countingStream } from '../url/fake-network';
 import { XMP_PACKET, cat, contains, exifApp1, indexOf, jpegSegment, jpegSosOffset, pngChunk, riff, riffChunk, riffChunks, text, tiffWithGps, vp8x } from '../container/synth';
 
 const FORMATS = ['jpeg', 'png', 'webp'] as const;
@@ -222,13 +223,17 @@ describe('POST /v1/compress: request errors', () => {
 
   it('a declared Content-Length far over the limit is refused before reading', async () => {
     const { key } = await createKey();
+    const declared = 200 * 1_048_576;
+    const body = countingStream(declared);
     const response = await call('/v1/compress', {
       method: 'POST',
-      headers: { 'X-API-Key': key, 'Content-Type': 'application/json', 'Content-Length': String(200 * 1_048_576) },
-      body: '{}',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json', 'Content-Length': String(declared) },
+      body: body.stream,
     });
     expect(response.status).toBe(413);
     expect((await errorBody(response)).error).toBe('file_too_large');
+    // Reading up to the cap would have pulled more than 13 MB; the stream may at most have been primed.
+    expect(body.pulled()).toBeLessThanOrEqual(256 * 1024);
   });
 
   it('exactly 10 MB of base64 data is not refused for its size', async () => {

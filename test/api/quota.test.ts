@@ -151,14 +151,23 @@ async function reservationAges(accountId: string): Promise<number[]> {
   return results.map((r) => Date.now() - r.created_ms);
 }
 
+/**
+ * A free key at `used` of its 500, and a compression A of it that reserved its slot and then waited
+ * past the reservation's lifetime without renewing it (its isolate was blocked, say).
+ */
+async function lapsedRequest(used: number) {
+  const { key, id, accountId } = await createKey('free');
+  await setUsed(id, used);
+  const network = heldNetwork();
+  const a = network.hold(key);
+  await a.waiting();
+  await ageReservations(accountId, RESERVATION_TTL_MS + 30_000);
+  return { key, id, accountId, network, a };
+}
+
 describe('monthly quota: a request that waits longer than a reservation would live', () => {
   it('a commit whose reservation lapsed and was given away does not count: never 501 of 500', async () => {
-    const { key, id, accountId } = await createKey('free');
-    await setUsed(id, 499);
-    const network = heldNetwork();
-    const a = network.hold(key);
-    await a.waiting();
-    await ageReservations(accountId, RESERVATION_TTL_MS + 30_000);
+    const { key, a } = await lapsedRequest(499);
     // B finds A's slot lapsed, takes it and commits (purging A's row).
     const b = await compressPng(key);
     expect(b.status).toBe(200);
@@ -170,12 +179,7 @@ describe('monthly quota: a request that waits longer than a reservation would li
   });
 
   it('a lapsed reservation still in the table does not count either when another request holds the last slot', async () => {
-    const { key, id, accountId } = await createKey('free');
-    await setUsed(id, 499);
-    const network = heldNetwork();
-    const a = network.hold(key);
-    await a.waiting();
-    await ageReservations(accountId, RESERVATION_TTL_MS + 30_000);
+    const { key, network, a } = await lapsedRequest(499);
     const b = network.hold(key);
     await b.waiting();
     const first = await a.finish();
@@ -188,12 +192,7 @@ describe('monthly quota: a request that waits longer than a reservation would li
   });
 
   it('a lapsed reservation still counts when the month has room for it', async () => {
-    const { key, id, accountId } = await createKey('free');
-    await setUsed(id, 10);
-    const network = heldNetwork();
-    const a = network.hold(key);
-    await a.waiting();
-    await ageReservations(accountId, RESERVATION_TTL_MS + 30_000);
+    const { key, a } = await lapsedRequest(10);
     const b = await compressPng(key);
     expect(b.status).toBe(200);
     await b.arrayBuffer();
@@ -205,12 +204,7 @@ describe('monthly quota: a request that waits longer than a reservation would li
 
   it('a waiting request renews its reservation, so the last slot is not given to another request', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const { key, id, accountId } = await createKey('free');
-    await setUsed(id, 499);
-    const network = heldNetwork();
-    const a = network.hold(key);
-    await a.waiting();
-    await ageReservations(accountId, RESERVATION_TTL_MS + 30_000);
+    const { key, accountId, a } = await lapsedRequest(499);
     // Time passes for the waiting request: its renewals run.
     vi.advanceTimersByTime(RESERVATION_TTL_MS);
     await vi.waitFor(async () => expect((await reservationAges(accountId))[0]).toBeLessThan(RESERVATION_TTL_MS));

@@ -46,8 +46,7 @@ const JFIF_LENGTH = 14;
  * is removed (JFIF, ICC and Adobe mean something only before it); scans are copied verbatim.
  */
 function stripJpeg(bytes: Uint8Array): StripResult {
-  const file = parseJpeg(bytes);
-  const segments = file.segments;
+  const { segments, scans: afterFirstScan } = parseJpeg(bytes);
   const exif = jpegExif(segments);
   const orientation = exif ? exifOrientation(exif) : 1;
   const removed = new Set<string>();
@@ -67,7 +66,7 @@ function stripJpeg(bytes: Uint8Array): StripResult {
     }
   }
   if (orientation !== 1) kept.splice(kept[0]?.marker === APP0 ? 1 : 0, 0, minimalExifSegment(orientation));
-  const scans = file.scans.filter((part) => {
+  const scans = afterFirstScan.filter((part) => {
     if ('raw' in part || !isAppOrComment(part)) return true;
     removed.add(jpegLabel(part));
     return false;
