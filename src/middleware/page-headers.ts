@@ -5,7 +5,7 @@ import type { AppEnv } from '../env';
  * The static site's CSP (public/_headers), stricter where a page the Worker draws allows it: no blob:
  * images, forms only to this origin, never framed.
  */
-export const PAGE_CSP =
+const PAGE_CSP =
   "default-src 'self'; img-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; form-action 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /**

@@ -62,6 +62,8 @@ export const signInRoutes = new Hono<AppEnv>()
 
 async function sendLink(c: Context<AppEnv>, email: string, name: string | null): Promise<Response> {
   await countSignInRequest(c.env, email, c.req.header('CF-Connecting-IP'), c.var.nowMs);
+  // The link leads back to the host this request came to: Cloudflare runs the Worker only for its own
+  // routes, so a forged Host header cannot point a link elsewhere.
   const link = await issueSignInLink(c.env.DB, new URL(c.req.url).origin, email, name);
   await sendMail(c.env, signInMessage(email, link));
   return c.redirect('/auth/sent', 303);

@@ -54,11 +54,6 @@ export async function findOrCreateAccount(
   return { account: toAccount(row), created: inserted.meta.changes === 1 };
 }
 
-export async function findAccount(db: D1Database, id: string): Promise<Account | null> {
-  const row = await db.prepare(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`).bind(id).first<AccountRow>();
-  return row ? toAccount(row) : null;
-}
-
 export async function listPlans(db: D1Database): Promise<Plan[]> {
   const { results } = await db
     .prepare('SELECT name, per_minute, monthly_quota FROM plans ORDER BY monthly_quota')
