@@ -1,8 +1,12 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { env, exports } from 'cloudflare:workers';
+import worker from '../../src/index';
+import type { Bindings } from '../../src/env';
 import { hashKey } from '../../src/keys/hash-key';
+import { keyDisplayPrefix, mintKey } from '../../src/keys/key-format';
 import type { PlanName } from '../../src/store/keys';
-import { insertKey } from '../../src/store/keys';
+import { insertKeyStatement } from '../../src/store/keys';
 
 export { fixture } from './fixtures';
 
@@ -13,21 +17,30 @@ export function call(path: string, init?: RequestInit): Promise<Response> {
   return exports.default.fetch(new Request(BASE + path, init));
 }
 
+/** Calls the Worker's fetch handler with some bindings swapped (a failing or watched D1, a limiter that is down). */
+export async function callWith(bindings: Partial<Bindings>, path: string, init?: RequestInit): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(BASE + path, init), { ...env, ...bindings }, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
 let keyCounter = 0;
 
-/** A fresh key of `plan`, stored as the key command stores it (hash only). */
-export async function createKey(plan: PlanName = 'free'): Promise<{ key: string; id: string }> {
-  const key = `sqz_test_${crypto.randomUUID().replaceAll('-', '')}`;
+/**
+ * A fresh key of the real shape, stored as the key command stores it (hash only): in an account of its
+ * own on `plan`, or added to `account` (whose plan then applies).
+ */
+export async function createKey(plan: PlanName = 'free', account?: string): Promise<{ key: string; id: string; accountId: string }> {
+  const key = mintKey();
   const id = `test-${++keyCounter}-${crypto.randomUUID()}`;
-  await insertKey(env.DB, {
-    id,
-    keyHash: await hashKey(key),
-    prefix: key.slice(0, 12),
-    plan,
-    name: 'test',
-    createdAt: new Date().toISOString(),
-  });
-  return { key, id };
+  const accountId = account ?? `account-${id}`;
+  const createdAt = new Date().toISOString();
+  await env.DB.batch([
+    ...(account ? [] : [env.DB.prepare('INSERT INTO accounts (id, plan, created_at) VALUES (?, ?, ?)').bind(accountId, plan, createdAt)]),
+    insertKeyStatement(env.DB, { id, accountId, keyHash: await hashKey(key), prefix: keyDisplayPrefix(key), name: 'test', createdAt }),
+  ]);
+  return { key, id, accountId };
 }
 
 /** A multipart body with one file part and optional text fields. */
