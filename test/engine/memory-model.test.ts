@@ -1,30 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import engineWasm from '../../codecs/dist/engine.wasm';
-import { ApiError } from '../../src/errors/api-error';
 import { readHeader } from '../../src/image/header/read-header';
 import type { ImageFormat, OutputSpec } from '../../src/image/types';
-import { createWasmEngine, estimatePeakBytes, type WasmEngine } from '../../src/image/wasm';
-import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
+import { createWasmEngine } from '../../src/image/wasm';
 import { craftedJpeg, noisePng, prng, samplePng, tiledNoisePng } from '../helpers/crafted';
 import { fixture } from '../helpers/fixtures';
-import { caseSize, modelCase } from '../helpers/model-cases';
-
-const MiB = 1_048_576;
+import { checkJob, runModelCase } from '../helpers/model-cases';
 
 /** One engine whose every job runs on a fresh instance over the same memory: each job measured alone, no memory piles up. */
 const engine = createWasmEngine(engineWasm, { retireAfterBytes: 0 });
-
-/** Measured peak (the job's WASM heap top + its output buffer) against the model, for a job the model admits. */
-async function check(engineUnderTest: WasmEngine, input: Uint8Array, out: OutputSpec, name: string): Promise<{ measured: number; predicted: number }> {
-  const header = readHeader(input);
-  const predicted = estimatePeakBytes(header, out);
-  expect(predicted, `${name}: admitted`).toBeLessThanOrEqual(ENGINE_BUDGET_BYTES);
-  await engineUnderTest.transcode(input, header, out);
-  const { wasmBytes, outputBufferBytes } = engineUnderTest.lastJob();
-  const measured = wasmBytes + outputBufferBytes;
-  expect(measured, `${name}: measured ${(measured / MiB).toFixed(2)} MiB, predicted ${(predicted / MiB).toFixed(2)} MiB`).toBeLessThanOrEqual(predicted);
-  return { measured, predicted };
-}
 
 const full = (input: Uint8Array, format: ImageFormat, quality: number): OutputSpec => {
   const { width, height } = readHeader(input);
@@ -43,14 +27,14 @@ describe('memory model: the adversarial classes it was calibrated on', () => {
     ['binary noise to lossy PNG', 'png', 40],
   ] as const)('%s', async (name, format, quality) => {
     const input = await binary;
-    await check(engine, input, full(input, format, quality), name);
+    await checkJob(engine, input, full(input, format, quality), name);
   });
 
   it('uniform noise with alpha to WebP, and an interlaced 16-bit PNG of noise to JPEG', async () => {
     const rgba = await noisePng(700, 500, { channels: 4 });
-    await check(engine, rgba, full(rgba, 'webp', 90), 'RGBA noise to WebP');
+    await checkJob(engine, rgba, full(rgba, 'webp', 90), 'RGBA noise to WebP');
     const adam7 = await noisePng(700, 500, { channels: 3, bitDepth: 16, interlaced: true });
-    await check(engine, adam7, { ...full(adam7, 'jpeg', 80), width: 350, height: 250 }, 'Adam7 16-bit noise to JPEG');
+    await checkJob(engine, adam7, { ...full(adam7, 'jpeg', 80), width: 350, height: 250 }, 'Adam7 16-bit noise to JPEG');
   });
 
   it('every JPEG sampling layout, progressive and in several scans', async () => {
@@ -64,17 +48,17 @@ describe('memory model: the adversarial classes it was calibrated on', () => {
       for (const [progressive, scanPerComponent] of [[true, false], [false, true], [false, false]] as const) {
         const input = craftedJpeg({ width: 800, height: 600, components, progressive, scanPerComponent, seed: 2 });
         const name = `${components.map((c) => `${c.h}x${c.v}`).join(',')} ${progressive ? 'progressive' : scanPerComponent ? 'multi-scan' : 'one scan'}`;
-        await check(engine, input, { ...full(input, 'jpeg', 80), width: 200, height: 150 }, name);
+        await checkJob(engine, input, { ...full(input, 'jpeg', 80), width: 200, height: 150 }, name);
       }
     }
   });
 
   it('a repeated noise tile at an extreme aspect ratio, and a lossless WebP', async () => {
     const sliver = await tiledNoisePng(12000, 40, { channels: 3 });
-    await check(engine, sliver, { format: 'webp', quality: 80, width: 12000, height: 40 }, 'tile sliver to WebP');
-    await check(engine, sliver, { format: 'png', quality: 100, width: 30, height: 1 }, 'tile sliver to 30x1 PNG');
+    await checkJob(engine, sliver, { format: 'webp', quality: 80, width: 12000, height: 40 }, 'tile sliver to WebP');
+    await checkJob(engine, sliver, { format: 'png', quality: 100, width: 30, height: 1 }, 'tile sliver to 30x1 PNG');
     const lossless = await fixture('engine/lossless1.webp');
-    await check(engine, lossless, full(lossless, 'png', 100), 'lossless WebP to PNG');
+    await checkJob(engine, lossless, full(lossless, 'png', 100), 'lossless WebP to PNG');
   });
 });
 
@@ -83,35 +67,11 @@ describe('memory model: the adversarial classes it was calibrated on', () => {
  * which admission means). `npm test` runs a few hundred small cases; `npm run fuzz` thousands of larger
  * ones through the same generator (test/fuzz/model.fuzz.ts).
  */
-export async function runModelCase(n: number, maxPixels: number, engineUnderTest: WasmEngine = engine): Promise<'ok' | 'refused' | 'undecodable'> {
-  const c = modelCase(n, maxPixels);
-  let input: Uint8Array;
-  if ('png' in c.input) input = await c.input.png;
-  else if ('jpeg' in c.input) input = c.input.jpeg;
-  else if ('webp' in c.input) input = c.input.webp;
-  else {
-    const source = await c.input.webpFrom;
-    const header = readHeader(source);
-    input = await engineUnderTest.transcode(source, header, { format: 'webp', quality: c.input.quality, width: header.width, height: header.height });
-  }
-  const header = readHeader(input);
-  const out: OutputSpec = { format: c.out.format, quality: c.out.quality, orientation: c.out.orientation, ...caseSize(header.width, header.height, c.out) };
-  if (estimatePeakBytes(header, out) > ENGINE_BUDGET_BYTES) return 'refused';
-  try {
-    await check(engineUnderTest, input, out, c.name);
-  } catch (error) {
-    // libjpeg refuses some legal layouts (sampling it cannot upsample); anything else is a failure.
-    if (error instanceof ApiError && error.code === 'unsupported_image') return 'undecodable';
-    throw error;
-  }
-  return 'ok';
-}
-
 describe('memory model: measured <= predicted <= budget for everything admitted (property)', () => {
   it('holds on 300 random headers and requests', async () => {
     const outcomes: Record<string, number> = {};
     for (let n = 0; n < 300; n++) {
-      const outcome = await runModelCase(n, 60_000);
+      const outcome = await runModelCase(engine, n, 200_000);
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
     }
     expect(outcomes.ok).toBeGreaterThan(250);

@@ -2,6 +2,8 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { expect } from 'vitest';
 import { env, exports } from 'cloudflare:workers';
 import worker from '../../src/index';
+import { wasmEngine } from '../../src/image/wasm';
+import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
 import type { Bindings } from '../../src/env';
 import { hashKey } from '../../src/keys/hash-key';
 import { keyDisplayPrefix, mintKey } from '../../src/keys/key-format';
@@ -12,9 +14,16 @@ export { fixture } from './fixtures';
 
 const BASE = 'http://api.test';
 
-/** Calls the Worker through its fetch handler, with real D1 and Durable Objects behind it. */
-export function call(path: string, init?: RequestInit): Promise<Response> {
-  return exports.default.fetch(new Request(BASE + path, init));
+/**
+ * Calls the Worker through its fetch handler, with real D1 and Durable Objects behind it. Local workerd
+ * does not enforce the isolate's 128 MB, so every call checks it: the engine's memory and the JS
+ * buffers it counted since the last call (the request's jobs, outputs and copies) stayed within the
+ * engine budget.
+ */
+export async function call(path: string, init?: RequestInit): Promise<Response> {
+  const response = await exports.default.fetch(new Request(BASE + path, init));
+  expectWithinEngineBudget(path);
+  return response;
 }
 
 /** Calls the Worker's fetch handler with some bindings swapped (a failing or watched D1, a limiter that is down). */
@@ -22,7 +31,12 @@ export async function callWith(bindings: Partial<Bindings>, path: string, init?:
   const ctx = createExecutionContext();
   const response = await worker.fetch(new Request(BASE + path, init), { ...env, ...bindings }, ctx);
   await waitOnExecutionContext(ctx);
+  expectWithinEngineBudget(path);
   return response;
+}
+
+function expectWithinEngineBudget(path: string): void {
+  expect(wasmEngine.takePeak(), `${path}: the engine's peak (WASM memory and JS buffers)`).toBeLessThanOrEqual(ENGINE_BUDGET_BYTES);
 }
 
 let keyCounter = 0;

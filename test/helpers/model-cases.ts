@@ -1,5 +1,12 @@
+import { expect } from 'vitest';
+import { ApiError } from '../../src/errors/api-error';
+import { readHeader } from '../../src/image/header/read-header';
 import type { ImageFormat, OutputSpec } from '../../src/image/types';
+import { estimatePeakBytes, type WasmEngine } from '../../src/image/wasm';
+import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
 import { type JpegComponent, craftedJpeg, flatLosslessWebp, prng, samplePng } from './crafted';
+
+const MiB = 1_048_576;
 
 /**
  * Random jobs aimed at the memory model (issue 11): inputs of every kind the model distinguishes
@@ -98,4 +105,44 @@ export function modelCase(n: number, maxPixels: number): ModelCase {
 export function caseSize(width: number, height: number, out: ModelCase['out']): Pick<OutputSpec, 'width' | 'height'> {
   const [w, h] = out.orientation >= 5 ? [height, width] : [width, height];
   return { width: Math.max(1, Math.round(w * out.scale)), height: Math.max(1, Math.round(h * out.scale)) };
+}
+
+/** Measured peak (the job's WASM heap top + its output buffer) against the model, for a job the model admits. */
+export async function checkJob(engineUnderTest: WasmEngine, input: Uint8Array, out: OutputSpec, name: string): Promise<{ measured: number; predicted: number }> {
+  const header = readHeader(input);
+  const predicted = estimatePeakBytes(header, out);
+  expect(predicted, `${name}: admitted`).toBeLessThanOrEqual(ENGINE_BUDGET_BYTES);
+  await engineUnderTest.transcode(input, header, out);
+  const { wasmBytes, outputBufferBytes } = engineUnderTest.lastJob();
+  const measured = wasmBytes + outputBufferBytes;
+  expect(measured, `${name}: measured ${(measured / MiB).toFixed(2)} MiB, predicted ${(predicted / MiB).toFixed(2)} MiB`).toBeLessThanOrEqual(predicted);
+  return { measured, predicted };
+}
+
+/**
+ * Runs case `n` on `engineUnderTest` when the model admits it, checking measured <= predicted; says what
+ * became of it (a legal JPEG layout libjpeg cannot upsample is undecodable).
+ */
+export async function runModelCase(engineUnderTest: WasmEngine, n: number, maxPixels: number): Promise<'ok' | 'refused' | 'undecodable'> {
+  const c = modelCase(n, maxPixels);
+  let input: Uint8Array;
+  if ('png' in c.input) input = await c.input.png;
+  else if ('jpeg' in c.input) input = c.input.jpeg;
+  else if ('webp' in c.input) input = c.input.webp;
+  else {
+    const source = await c.input.webpFrom;
+    const header = readHeader(source);
+    input = await engineUnderTest.transcode(source, header, { format: 'webp', quality: c.input.quality, width: header.width, height: header.height });
+  }
+  const header = readHeader(input);
+  const out: OutputSpec = { format: c.out.format, quality: c.out.quality, orientation: c.out.orientation, ...caseSize(header.width, header.height, c.out) };
+  if (estimatePeakBytes(header, out) > ENGINE_BUDGET_BYTES) return 'refused';
+  try {
+    await checkJob(engineUnderTest, input, out, c.name);
+  } catch (error) {
+    // libjpeg refuses some legal layouts (sampling it cannot upsample); anything else is a failure.
+    if (error instanceof ApiError && error.code === 'unsupported_image') return 'undecodable';
+    throw error;
+  }
+  return 'ok';
 }

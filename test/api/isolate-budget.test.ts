@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { readHeader } from '../../src/image/header/read-header';
+import { runExclusive } from '../../src/image/job-queue';
+import { QUEUED_INPUT_BYTES } from '../../src/limits/memory';
+import { syntheticPng } from '../engine/synthetic-png';
+import { call, createKey, errorBody, form } from '../helpers/api';
+import { blackPng, craftedJpeg, iccBombChunk, tiledNoisePng, webpWithHiddenBitstream } from '../helpers/crafted';
+import { responseImage } from '../helpers/images';
+
+/** Every request below is also checked by call(): its engine peak and JS buffers stay within the budget. */
+async function compress(input: Uint8Array, fields: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<Response> {
+  const { key } = await createKey('business');
+  return call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key, ...headers }, body: form('file', input, fields) });
+}
+
+async function usage(key: string): Promise<number> {
+  const response = await call('/v1/usage', { headers: { 'X-API-Key': key } });
+  return ((await response.json()) as { usage: { current: number } }).usage.current;
+}
+
+const refusedFromHeader = async (response: Response) => {
+  expect(response.status).toBe(413);
+  const body = await errorBody(response);
+  expect(body.error).toBe('image_too_large');
+  // The model's refusal names what the job would need; an engine that ran out says otherwise.
+  expect(body.message).toMatch(/would (need|take) about/);
+};
+
+describe('issue 11: no crafted image takes the isolate past its budget (API)', () => {
+  it("1. the demo's own Accept with a 2900x2900 PNG of one repeated noise tile is answered, within the budget", { timeout: 120_000 }, async () => {
+    const input = await tiledNoisePng(2900, 2900, { channels: 3 });
+    expect(input.length).toBeLessThan(1_000_000);
+    const response = await call('/v1/demo-compress', {
+      method: 'POST',
+      headers: { 'CF-Connecting-IP': '198.19.0.1', Accept: 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8' },
+      body: form('image', input),
+    });
+    expect([200, 413]).toContain(response.status);
+    if (response.status === 413) await refusedFromHeader(response);
+    else expect((await responseImage(response)).header).toMatchObject({ width: 2900, height: 2900 });
+  });
+
+  it('2. a 3520x3520 progressive JPEG of 4 components all sampled 4x4 (DC scans only) is refused from its header', async () => {
+    const four = { h: 4, v: 4 };
+    const input = craftedJpeg({ width: 3520, height: 3520, components: [four, four, four, four], progressive: true });
+    expect(input.length).toBeLessThan(250_000);
+    await refusedFromHeader(await compress(input, { format: 'jpeg' }));
+  });
+
+  it('3. a 30 x 3,000,000 PNG with maxHeight=1 is refused from its header: the resampler would need 100 MiB', async () => {
+    await refusedFromHeader(await compress(blackPng(30, 3_000_000), { maxHeight: '1' }));
+  });
+
+  it('4. requests waiting for the engine hold at most 24 MiB of images: beyond, 503 with Retry-After, nothing charged', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // A job in the engine, holding most of the bound, predicted to take 3 s.
+    const running = runExclusive({ inputBytes: QUEUED_INPUT_BYTES - 8 * 1_048_576, cpuMs: 3000 }, () => gate);
+    const { key } = await createKey('free');
+    const big = syntheticPng(1800, 1700, false); // 9.2 MB, stored
+    const refused = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', big, { maxWidth: '64' }) });
+    expect(refused.status).toBe(503);
+    expect((await errorBody(refused)).error).toBe('service_unavailable');
+    expect(Number(refused.headers.get('Retry-After'))).toBe(3);
+    const small = syntheticPng(300, 200, false);
+    const waiting = call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', small) });
+    open();
+    await running;
+    expect((await waiting).status).toBe(200);
+    expect(await usage(key)).toBe(1);
+  });
+
+  it('5. format auto with Accept: image/webp: a WebP candidate that does not fit is skipped, the JPEG returned', { timeout: 60_000 }, async () => {
+    const input = craftedJpeg({ width: 5600, height: 3712, components: [{ h: 2, v: 2 }, { h: 1, v: 1 }, { h: 1, v: 1 }], progressive: true, seed: 4 });
+    expect(readHeader(input).progressive).toBe(true);
+    const response = await compress(input, { format: 'auto' }, { Accept: 'image/webp' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('X-Output-Format')).toBe('jpeg');
+  });
+
+  it('6. the demo refuses, by its smaller CPU budget, a PNG a key may compress', async () => {
+    const input = blackPng(4000, 3000);
+    const response = await call('/v1/demo-compress', { method: 'POST', headers: { 'CF-Connecting-IP': '198.19.0.2' }, body: form('image', input) });
+    expect(response.status).toBe(413);
+    expect((await errorBody(response)).message).toMatch(/s of CPU; the limit here is 15 s/);
+    expect((await compress(input, { maxWidth: '1000', format: 'png', quality: '100' })).status).toBe(200);
+  });
+
+  it('7. a 19 KB PNG whose iCCP inflates to 16.7 MB comes back without the profile', async () => {
+    const input = blackPng(64, 64, 3, [await iccBombChunk(255 * 65519)]);
+    expect(input.length).toBeLessThan(40_000);
+    const response = await compress(input, { format: 'jpeg' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('X-Compression-Notes') ?? '').not.toMatch(/icc-kept/);
+    expect((await responseImage(response)).bytes.length).toBeLessThan(10_000);
+  });
+
+  it('8. a WebP whose first chunk hides a raw 16384x16384 bitstream behind a 1x1 image is refused', async () => {
+    const response = await compress(webpWithHiddenBitstream(16384, 16384));
+    expect(response.status).toBe(400);
+    expect((await errorBody(response)).error).toBe('unsupported_image');
+  });
+});
