@@ -6,7 +6,7 @@ import { encoderQuality } from '../../src/image/quality-scale';
 import type { ImageHeader, OutputSpec } from '../../src/image/types';
 import { createWasmEngine, estimatePeakBytes } from '../../src/image/wasm';
 import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
-import { blackPng, craftedJpeg, flatLosslessWebp, tiledNoisePng } from '../helpers/crafted';
+import { blackPng, craftedJpeg, flatLosslessWebp, tiledNoisePng, webpWithHiddenBitstream } from '../helpers/crafted';
 import { freshEngine } from './helpers';
 
 const MiB = 1_048_576;
@@ -111,5 +111,17 @@ describe('issue 11: no crafted image takes the engine past its budget (engine)',
     expect(error.code).toBe('unsupported_image');
     expect(error.message).toMatch(/does not match its header/);
     expect(engine.takePeak()).toBeLessThan(4 * MiB);
+  });
+
+  it('8. a WebP whose first chunk hides a raw bitstream is refused by the header walker', () => {
+    const error = (() => {
+      try {
+        return readHeader(webpWithHiddenBitstream(16384, 16384));
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('unsupported_image');
   });
 });

@@ -1,16 +1,15 @@
-import { crc32 } from '../crc32';
 import type { ImageFormat } from '../types';
 import { ascii, asciiBytes, concat, startsWith, runStream, u32be, unsupported } from './bytes';
 import { chrmProfile } from './chrm-profile';
 import { APP0, APP1, APP2, type JpegSegment, MAX_SEGMENT_PAYLOAD, encodeJpeg, parseJpeg } from './jpeg-segments';
-import { type PngChunk, encodeChunk as encodePngChunk, encodePng, parsePng } from './png-chunks';
+import { type PngChunk, crcMatches, encodeChunk as encodePngChunk, encodePng, parsePng } from './png-chunks';
 import {
   type RiffChunk,
   VP8X_ALPHA,
   VP8X_ICC,
   encodeWebp,
   parseWebp,
-  simpleCanvas,
+  bitstreamHeader,
   vp8xChunk,
   vp8xFlags,
   withVp8xFlags,
@@ -100,7 +99,7 @@ function pngChrmProfile(chunks: readonly PngChunk[]): Uint8Array | null {
   for (const c of chunks) {
     if (c.type === 'PLTE' || c.type === 'IDAT') break;
     if (!CHRM_CHUNKS.has(c.type) || colour.has(c.type)) continue;
-    if (u32be(c.raw, c.raw.length - 4) === crc32(c.raw, 4, c.raw.length - 4)) colour.set(c.type, c.data);
+    if (crcMatches(c)) colour.set(c.type, c.data);
   }
   const srgb = colour.get('sRGB');
   if (srgb?.length === 1 && srgb[0]! <= 3) return null;
@@ -212,6 +211,6 @@ function insertIntoWebp(bytes: Uint8Array, profile: Uint8Array): Uint8Array {
 
 /** The VP8X header a simple (VP8/VP8L) file needs to carry a profile: canvas from the bitstream. */
 function simpleVp8x(bitstream: RiffChunk): RiffChunk {
-  const canvas = simpleCanvas(bitstream);
+  const canvas = bitstreamHeader(bitstream);
   return vp8xChunk(VP8X_ICC | (canvas.alpha ? VP8X_ALPHA : 0), canvas.width, canvas.height);
 }

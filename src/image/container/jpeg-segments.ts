@@ -43,85 +43,107 @@ export interface JpegFile {
 
 const isStandalone = (marker: number) => marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7);
 
+export interface JpegWalk extends JpegFile {
+  /** The data reaches EOI; when it does not, `scans` holds the pieces before the cut. */
+  complete: boolean;
+}
+
+const truncatedBeforeScan = () => unsupported('The JPEG is truncated: it ends before its first scan.');
+
 /**
- * Splits a JPEG into its header segments and its scans; throws unsupported_image on malformed data.
- * Stray bytes between segments are skipped, as libjpeg does ("extraneous bytes before marker"),
- * so that any file the decoder accepted can be edited.
+ * The JPEG walker: the header reader (no decode) and the container edits read JPEG bytes through it
+ * alone. Before the first scan every segment must follow the last directly (fill bytes aside):
+ * libjpeg skips stray bytes there with a warning, which the engine treats as corrupt data. From the
+ * first SOS, entropy-coded data runs up to the next marker. Throws unsupported_image on malformed
+ * data or a file cut before its first scan; a file cut later gives `complete: false`.
  */
-export function parseJpeg(bytes: Uint8Array): JpegFile {
+export function walkJpeg(bytes: Uint8Array): JpegWalk {
   if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== SOI) {
     throw unsupported('Not a JPEG: the data does not start with the SOI marker.');
   }
   const segments: JpegSegment[] = [];
-  let at = nextMarker(bytes, 2);
+  let at = 2;
   for (;;) {
-    const { marker, start, next } = readMarker(bytes, at);
-    if (marker === SOS) return { segments, scans: parseScans(bytes, start) };
+    if (at >= bytes.length) throw truncatedBeforeScan();
+    if (bytes[at] !== 0xff) throw unsupported(`JPEG: expected a marker at offset ${at}.`);
+    const found = readMarker(bytes, at);
+    if (!found) throw truncatedBeforeScan();
+    const { marker, start, next } = found;
+    if (marker === SOS) return { segments, ...walkScans(bytes, start) };
     if (marker === SOI || marker === EOI || isStandalone(marker)) {
       throw unsupported(`JPEG marker 0x${marker.toString(16)} at offset ${start} before any image data.`);
     }
     const end = segmentEnd(bytes, next, start);
+    if (end === null) throw truncatedBeforeScan();
     segments.push({ marker, data: bytes.subarray(next + 2, end) });
-    at = nextMarker(bytes, end);
+    at = end;
   }
 }
 
-/** Reads the marker whose 0xFF is at `at`, skipping the 0xFF fill bytes T.81 B.1.1.2 allows. */
-function readMarker(bytes: Uint8Array, at: number): { marker: number; start: number; next: number } {
+/** A whole JPEG's segments and scans; throws unsupported_image when it ends before its EOI. */
+export function parseJpeg(bytes: Uint8Array): JpegFile {
+  const { segments, scans, complete } = walkJpeg(bytes);
+  if (!complete) throw unsupported('The JPEG is truncated: it ends before its EOI marker.');
+  return { segments, scans };
+}
+
+/** The marker whose 0xFF is at `at`, skipping the 0xFF fill bytes T.81 B.1.1.2 allows; null at the end of the data. */
+function readMarker(bytes: Uint8Array, at: number): { marker: number; start: number; next: number } | null {
   let i = at + 1;
   while (bytes[i] === 0xff) i++;
-  if (i >= bytes.length) throw unsupported('The JPEG is truncated.');
+  if (i >= bytes.length) return null;
   const marker = bytes[i]!;
   if (marker === 0x00) throw unsupported(`JPEG: invalid marker at offset ${at}.`);
   return { marker, start: i - 1, next: i + 1 };
 }
 
-/** End offset of the segment whose length field is at `lengthAt`, checked against the data. */
-function segmentEnd(bytes: Uint8Array, lengthAt: number, start: number): number {
-  if (lengthAt + 2 > bytes.length) throw unsupported('The JPEG is truncated.');
+/** End offset of the segment whose length field is at `lengthAt`; null when the data ends first. */
+function segmentEnd(bytes: Uint8Array, lengthAt: number, start: number): number | null {
+  if (lengthAt + 2 > bytes.length) return null;
   const length = u16be(bytes, lengthAt);
   if (length < 2) throw unsupported(`JPEG: invalid segment length at offset ${start}.`);
   const end = lengthAt + length;
-  if (end > bytes.length) throw unsupported('The JPEG is truncated.');
-  return end;
+  return end > bytes.length ? null : end;
 }
 
 /**
  * The pieces from the first SOS to EOI. A scan runs from its SOS marker to the marker after its
  * entropy-coded data, fill bytes before that marker included, so scans are copied byte for byte.
+ * Where the data ends first: the pieces so far, a cut scan included, and `complete: false`.
  */
-function parseScans(bytes: Uint8Array, firstSos: number): JpegScanPart[] {
-  const parts: JpegScanPart[] = [];
+function walkScans(bytes: Uint8Array, firstSos: number): { scans: JpegScanPart[]; complete: boolean } {
+  const scans: JpegScanPart[] = [];
   let scanStart: number | null = null;
-  let at = firstSos;
+  let at: number | null = firstSos;
   for (;;) {
-    const { marker, start, next } = readMarker(bytes, at);
-    if (scanStart !== null) parts.push({ raw: bytes.subarray(scanStart, start) });
+    const found = at === null ? null : readMarker(bytes, at);
+    if (scanStart !== null) scans.push({ raw: bytes.subarray(scanStart, found?.start ?? bytes.length) });
     scanStart = null;
-    if (marker === EOI) return parts;
-    if (marker === SOS) {
-      scanStart = start;
-      at = nextMarker(bytes, segmentEnd(bytes, next, start));
-    } else if (isStandalone(marker)) {
-      parts.push({ raw: bytes.subarray(start, next) });
+    if (!found) return { scans, complete: false };
+    const { marker, start, next } = found;
+    if (marker === EOI) return { scans, complete: true };
+    if (isStandalone(marker)) {
+      scans.push({ raw: bytes.subarray(start, next) });
       at = nextMarker(bytes, next);
-    } else {
-      const end = segmentEnd(bytes, next, start);
-      parts.push({ marker, data: bytes.subarray(next + 2, end) });
-      at = nextMarker(bytes, end);
+      continue;
     }
+    const end = segmentEnd(bytes, next, start);
+    if (marker === SOS) scanStart = start;
+    else if (end !== null) scans.push({ marker, data: bytes.subarray(next + 2, end) });
+    at = end === null ? null : nextMarker(bytes, end);
   }
 }
 
 /**
- * Offset of the next marker at or after `from`. In entropy-coded data 0xFF is followed by 0x00
- * (byte stuffing) or RSTn, which are not segment boundaries (T.81 B.1.1.5, F.1.2.3).
+ * Offset of the next marker at or after `from`, or null when the data ends first. In entropy-coded
+ * data 0xFF is followed by 0x00 (byte stuffing) or RSTn, which are not segment boundaries (T.81
+ * B.1.1.5, F.1.2.3).
  */
-function nextMarker(bytes: Uint8Array, from: number): number {
+function nextMarker(bytes: Uint8Array, from: number): number | null {
   let at = from;
   for (;;) {
     const ff = bytes.indexOf(0xff, at);
-    if (ff < 0 || ff + 1 >= bytes.length) throw unsupported('The JPEG is truncated: it ends before its EOI marker.');
+    if (ff < 0 || ff + 1 >= bytes.length) return null;
     const code = bytes[ff + 1]!;
     if (code === 0x00 || (code >= 0xd0 && code <= 0xd7)) at = ff + 2;
     else return ff;

@@ -14,30 +14,50 @@ export interface PngChunk {
   raw: Uint8Array;
 }
 
+/** The chunk's CRC-32 (over type and data, PNG Annex D) matches the stored one. */
+export function crcMatches(chunk: PngChunk): boolean {
+  const { raw } = chunk;
+  return crc32(raw, 4, raw.length - 4) === u32be(raw, raw.length - 4);
+}
+
+export interface PngWalk {
+  /** From IHDR through IEND, or up to where the data ends. */
+  chunks: PngChunk[];
+  /** The data reaches IEND; bytes after it are not part of the image and are left out. */
+  complete: boolean;
+}
+
 /**
- * Splits a PNG into its chunks, from IHDR through IEND. Throws unsupported_image when the
- * signature is wrong, IHDR is not first, a length is invalid or the data ends before IEND.
- * Bytes after IEND are not part of the image and are left out.
+ * The PNG walker: the header reader (no decode) and the container edits read PNG bytes through it
+ * alone, so they never disagree on where a chunk is. Throws unsupported_image when the signature is
+ * wrong, IHDR is not first, or a length or type is invalid; a file that ends before IEND gives the
+ * chunks before the cut and `complete: false`.
  */
-export function parsePng(bytes: Uint8Array): PngChunk[] {
+export function walkPng(bytes: Uint8Array): PngWalk {
   if (bytes.length < PNG_SIGNATURE.length || PNG_SIGNATURE.some((b, i) => bytes[i] !== b)) {
     throw unsupported('Not a PNG: the signature is wrong.');
   }
   const chunks: PngChunk[] = [];
-  let at = PNG_SIGNATURE.length;
-  for (;;) {
-    if (at + 12 > bytes.length) throw unsupported('The PNG is truncated: it ends before IEND.');
+  for (let at = PNG_SIGNATURE.length; at + 12 <= bytes.length; ) {
     const length = u32be(bytes, at);
     const type = ascii(bytes, at + 4, 4);
     if (length > MAX_CHUNK_LENGTH) throw unsupported(`PNG: chunk at offset ${at} has an invalid length.`);
     if (!/^[A-Za-z]{4}$/.test(type)) throw unsupported(`PNG: chunk at offset ${at} has an invalid type.`);
-    const end = at + 12 + length;
-    if (end > bytes.length) throw unsupported(`The PNG is truncated inside its ${type} chunk.`);
     if (chunks.length === 0 && type !== 'IHDR') throw unsupported('PNG: the first chunk is not IHDR.');
+    const end = at + 12 + length;
+    if (end > bytes.length) break;
     chunks.push({ type, data: bytes.subarray(at + 8, at + 8 + length), raw: bytes.subarray(at, end) });
-    if (type === 'IEND') return chunks;
+    if (type === 'IEND') return { chunks, complete: true };
     at = end;
   }
+  return { chunks, complete: false };
+}
+
+/** The chunks of a whole PNG, from IHDR through IEND; throws unsupported_image when it is cut short. */
+export function parsePng(bytes: Uint8Array): PngChunk[] {
+  const { chunks, complete } = walkPng(bytes);
+  if (!complete) throw unsupported('The PNG is truncated: it ends before IEND.');
+  return chunks;
 }
 
 /** Critical chunks have an upper-case first letter (5.4); a decoder cannot skip them. */

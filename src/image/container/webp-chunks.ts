@@ -18,32 +18,51 @@ export const VP8X_XMP = 0x04;
 
 const IMAGE_CHUNKS = new Set(['VP8 ', 'VP8L', 'VP8X']);
 
+export interface WebpWalk {
+  /** The top-level chunks; when the file is cut short, the last one holds what is left of its data. */
+  chunks: RiffChunk[];
+  /** The data is as long as the RIFF size says; bytes after it are not part of the file. */
+  complete: boolean;
+}
+
 /**
- * Splits a WebP into its top-level chunks. Throws unsupported_image when the RIFF header is wrong,
- * the data is shorter than the RIFF size says, a chunk overruns it, or the first chunk is not an
- * image chunk. Bytes after the RIFF size are not part of the file and are left out.
+ * The WebP walker: the header reader (no decode) and the container edits read WebP bytes through it
+ * alone. Throws unsupported_image when the RIFF header is wrong, a chunk overruns the RIFF size, or
+ * the first chunk is not VP8, VP8L or VP8X: libwebp would read any other first chunk as a raw
+ * bitstream of its own, whose size no header here says (issue 11, item 8). A file shorter than its
+ * RIFF size gives the chunks up to the cut and `complete: false`.
  */
-export function parseWebp(bytes: Uint8Array): RiffChunk[] {
+export function walkWebp(bytes: Uint8Array): WebpWalk {
   if (bytes.length < 12 || ascii(bytes, 0, 4) !== 'RIFF' || ascii(bytes, 8, 4) !== 'WEBP') {
     throw unsupported('Not a WebP: the RIFF/WEBP header is missing.');
   }
-  const end = 8 + u32le(bytes, 4);
-  if (end > bytes.length) throw unsupported('The WebP is truncated: it is shorter than its RIFF size.');
+  const riffSize = u32le(bytes, 4);
+  if (riffSize < 4) throw unsupported('WebP: the RIFF size is too small.');
+  const complete = 8 + riffSize <= bytes.length;
+  const end = Math.min(8 + riffSize, bytes.length);
   const chunks: RiffChunk[] = [];
-  let at = 12;
-  while (at < end) {
-    if (at + 8 > end) throw unsupported(`WebP: truncated chunk header at offset ${at}.`);
+  for (let at = 12; at < end; ) {
+    if (at + 8 > end) {
+      if (complete) throw unsupported(`WebP: truncated chunk header at offset ${at}.`);
+      break;
+    }
     const fourcc = ascii(bytes, at, 4);
     const size = u32le(bytes, at + 4);
     const dataEnd = at + 8 + size;
-    if (dataEnd > end) throw unsupported(`The WebP is truncated inside its '${fourcc}' chunk.`);
-    chunks.push({ fourcc, data: bytes.subarray(at + 8, dataEnd) });
+    if (dataEnd > end && complete) throw unsupported(`WebP: the '${fourcc.trim()}' chunk runs past the RIFF size.`);
+    chunks.push({ fourcc, data: bytes.subarray(at + 8, Math.min(dataEnd, end)) });
+    if (chunks.length === 1 && !IMAGE_CHUNKS.has(fourcc)) throw unsupported('WebP: the first chunk is not VP8, VP8L or VP8X.');
     // Odd sizes are followed by one padding byte; a missing pad on the last chunk is tolerated.
     at = dataEnd + (size & 1);
   }
-  if (!chunks[0] || !IMAGE_CHUNKS.has(chunks[0].fourcc)) {
-    throw unsupported('WebP: the first chunk is not VP8, VP8L or VP8X.');
-  }
+  if (complete && chunks.length === 0) throw unsupported('WebP: the file holds no chunk.');
+  return { chunks, complete };
+}
+
+/** The chunks of a whole WebP; throws unsupported_image when it is shorter than its RIFF size. */
+export function parseWebp(bytes: Uint8Array): RiffChunk[] {
+  const { chunks, complete } = walkWebp(bytes);
+  if (!complete) throw unsupported('The WebP is truncated: it is shorter than its RIFF size.');
   return chunks;
 }
 
@@ -64,18 +83,20 @@ export function encodeWebp(chunks: readonly RiffChunk[]): Uint8Array {
   return concat([head, body]);
 }
 
-export interface WebpCanvas {
+export interface WebpBitstream {
   width: number;
   height: number;
-  /** From the VP8X flags, or for a simple VP8L file its alpha_is_used header bit. */
+  /** A VP8L bitstream's alpha_is_used bit (a VP8 one has none: its alpha is an ALPH chunk). */
   alpha: boolean;
+  lossless: boolean;
 }
 
 /**
- * The canvas of a simple (VP8 or VP8L) file, read from its bitstream header: RFC 6386 9.1 for VP8
- * key frames, the WebP Lossless Bitstream Specification 3.1 for VP8L.
+ * The size in a VP8 or VP8L chunk's bitstream header: RFC 6386 9.1 for VP8 key frames (start code
+ * 9D 01 2A, 14-bit sizes), the WebP Lossless Bitstream Specification 3.1 for VP8L (signature 0x2F,
+ * 14-bit sizes minus one, alpha bit, version 0). Throws unsupported_image on anything else.
  */
-export function simpleCanvas(chunk: RiffChunk): WebpCanvas {
+export function bitstreamHeader(chunk: RiffChunk): WebpBitstream {
   const d = chunk.data;
   if (chunk.fourcc === 'VP8 ') {
     const keyFrame = d.length >= 10 && (d[0]! & 1) === 0;
@@ -84,14 +105,14 @@ export function simpleCanvas(chunk: RiffChunk): WebpCanvas {
     if (!width || !height || d[3] !== 0x9d || d[4] !== 0x01 || d[5] !== 0x2a) {
       throw unsupported('WebP: the VP8 bitstream header is invalid.');
     }
-    return { width, height, alpha: false };
+    return { width, height, alpha: false, lossless: false };
   }
   if (chunk.fourcc === 'VP8L') {
     const bits = d.length >= 5 && d[0] === 0x2f ? u32le(d, 1) : -1;
     if (bits < 0 || bits >>> 29 !== 0) throw unsupported('WebP: the VP8L bitstream header is invalid.');
-    return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1, alpha: ((bits >>> 28) & 1) === 1 };
+    return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1, alpha: ((bits >>> 28) & 1) === 1, lossless: true };
   }
-  throw unsupported(`WebP: '${chunk.fourcc}' is not a simple image chunk.`);
+  throw unsupported(`WebP: '${chunk.fourcc}' is not a bitstream chunk.`);
 }
 
 /** The flags byte of a VP8X chunk (RFC 9649 2.7), whose payload is always 10 bytes. */

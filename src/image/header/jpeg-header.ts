@@ -1,11 +1,8 @@
 import { ApiError } from '../../errors/api-error';
 import type { ImageHeader } from '../types';
 import { u16be } from '../bytes';
+import { walkJpeg } from '../container/jpeg-segments';
 import { baseHeader } from './header-defaults';
-
-const SOI_LENGTH = 2;
-const EOI = 0xd9;
-const SOS = 0xda;
 
 function corrupt(why: string): ApiError {
   return new ApiError('unsupported_image', `The JPEG data is corrupt: ${why}.`);
@@ -38,65 +35,41 @@ function frameKind(marker: number): { progressive: boolean; arithmetic: boolean 
 }
 
 /**
- * Reads the frame header of a JPEG without decoding: dimensions, process, components and sampling.
- * Walks marker segments up to the first scan, then looks for the end-of-image marker, so that a
+ * Reads the frame header of a JPEG without decoding: dimensions, process, components and sampling,
+ * and whether the decoder will hold every coefficient. The walker (container/jpeg-segments.ts) finds
+ * the segments up to the first scan and follows the scans to the end-of-image marker, so that a
  * truncated file is refused rather than decoded into grey.
  */
 export function readJpegHeader(b: Uint8Array): ImageHeader {
-  let at = SOI_LENGTH;
+  const { segments, scans, complete } = walkJpeg(b);
   let header: ImageHeader | undefined;
-  while (at < b.length) {
-    if (b[at] !== 0xff) throw corrupt(`expected a marker at byte ${at}`);
-    while (b[at] === 0xff) at++; // fill bytes (T.81 B.1.1.2)
-    const marker = b[at++];
-    if (marker === undefined) break;
-    if (marker === EOI) throw corrupt('the image ends before any scan');
-    if (marker >= 0xd0 && marker <= 0xd7) continue; // RSTn carry no length
-    if (at + 2 > b.length) throw corrupt('a segment runs past the end');
-    const length = u16be(b, at);
-    if (length < 2 || at + length > b.length) throw corrupt('a segment runs past the end');
+  for (const { marker, data } of segments) {
     const kind = frameKind(marker);
-    if (kind === 'unsupported') {
-      throw new ApiError('unsupported_image', 'Lossless and hierarchical JPEG are not supported.');
-    }
-    if (kind) header = readFrame(b, at, length, kind);
-    if (marker === SOS) {
-      if (!header) throw corrupt('a scan comes before the frame header');
-      // libjpeg buffers the whole image's coefficients when the first scan leaves components out (jdinput.c).
-      const firstScanComponents = b[at + 2]!;
-      const coefficientsBuffered = header.progressive || firstScanComponents < header.sampling.length;
-      return { ...header, coefficientsBuffered, complete: hasEndOfImage(b, at + length) };
-    }
-    at += length;
+    if (kind === 'unsupported') throw new ApiError('unsupported_image', 'Lossless and hierarchical JPEG are not supported.');
+    if (kind) header = readFrame(data, kind);
   }
-  throw corrupt('the file is truncated before the first scan');
+  if (!header) throw corrupt('a scan comes before the frame header');
+  // The first scan's SOS: FF DA, its length, then the number of components it carries.
+  const firstScan = scans[0];
+  const firstScanComponents = firstScan && 'raw' in firstScan && firstScan.raw.length > 4 ? firstScan.raw[4]! : header.sampling.length;
+  // libjpeg buffers the whole image's coefficients when the first scan leaves components out (jdinput.c).
+  const coefficientsBuffered = header.progressive || firstScanComponents < header.sampling.length;
+  return { ...header, coefficientsBuffered, complete };
 }
 
-function readFrame(
-  b: Uint8Array,
-  at: number,
-  length: number,
-  kind: { progressive: boolean; arithmetic: boolean },
-): ImageHeader {
-  if (length < 8) throw corrupt('the frame header is malformed');
-  if (b[at + 2] !== 8) throw new ApiError('unsupported_image', 'Only 8-bit JPEG is supported.');
-  const height = u16be(b, at + 3);
-  const width = u16be(b, at + 5);
-  const components = b[at + 7]!;
-  if (length < 8 + 3 * components || (components !== 1 && components !== 3 && components !== 4)) {
+/** SOFn payload (T.81 B.2.2): precision, height, width, then per component its id, sampling and table. */
+function readFrame(data: Uint8Array, kind: { progressive: boolean; arithmetic: boolean }): ImageHeader {
+  if (data.length < 6) throw corrupt('the frame header is malformed');
+  if (data[0] !== 8) throw new ApiError('unsupported_image', 'Only 8-bit JPEG is supported.');
+  const height = u16be(data, 1);
+  const width = u16be(data, 3);
+  const components = data[5]!;
+  if (data.length < 6 + 3 * components || (components !== 1 && components !== 3 && components !== 4)) {
     throw corrupt('the frame header is malformed');
   }
   if (width === 0 || height === 0) throw corrupt('the frame has no size');
-  const sampling = Array.from({ length: components }, (_, i) => ({ h: b[at + 9 + 3 * i]! >> 4, v: b[at + 9 + 3 * i]! & 15 }));
+  const sampling = Array.from({ length: components }, (_, i) => ({ h: data[7 + 3 * i]! >> 4, v: data[7 + 3 * i]! & 15 }));
   // T.81 B.2.2: each factor is 1 to 4.
   if (sampling.some(({ h, v }) => h < 1 || h > 4 || v < 1 || v > 4)) throw corrupt('a sampling factor is out of range');
   return { ...baseHeader('jpeg', width, height), ...kind, grey: components === 1, sampling };
-}
-
-/** In entropy-coded data 0xFF is always followed by 0x00 or RSTn, so FF D9 is the real end of image. */
-function hasEndOfImage(b: Uint8Array, from: number): boolean {
-  for (let i = b.indexOf(0xff, from); i !== -1 && i + 1 < b.length; i = b.indexOf(0xff, i + 1)) {
-    if (b[i + 1] === EOI) return true;
-  }
-  return false;
 }

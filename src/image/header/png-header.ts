@@ -1,10 +1,9 @@
 import { ApiError } from '../../errors/api-error';
 import type { ImageHeader } from '../types';
-import { ascii, u32be } from '../bytes';
-import { crc32 } from '../crc32';
+import { u32be } from '../bytes';
+import { crcMatches, isCritical, walkPng } from '../container/png-chunks';
 import { baseHeader } from './header-defaults';
 
-const SIGNATURE_LENGTH = 8;
 /** Allowed bit depths per colour type (PNG spec, table 11.1). */
 const BIT_DEPTHS: Record<number, number[]> = {
   0: [1, 2, 4, 8, 16],
@@ -21,56 +20,42 @@ function corrupt(why: string): ApiError {
 }
 
 /**
- * Reads IHDR and walks every chunk (lengths and CRCs, no inflation) so that truncated, damaged or
- * animated files are refused before any pixel is decoded.
+ * Reads IHDR and the chunks the walker (container/png-chunks.ts) finds, checking CRCs as libspng does
+ * (a critical chunk that fails its CRC refuses the file, an ancillary one is ignored), so that damaged
+ * or animated files are refused before any pixel is decoded; no inflation.
  */
 export function readPngHeader(b: Uint8Array): ImageHeader {
-  const ihdr = readChunk(b, SIGNATURE_LENGTH);
-  if (ihdr.type !== 'IHDR' || ihdr.length !== 13) throw corrupt('the first chunk is not IHDR');
-  const d = ihdr.dataAt;
-  const width = u32be(b, d);
-  const height = u32be(b, d + 4);
-  const bitDepth = b[d + 8]!;
-  const colorType = b[d + 9]!;
+  const { chunks, complete } = walkPng(b);
+  const ihdr = chunks[0];
+  if (!ihdr || ihdr.data.length !== 13) throw corrupt('the first chunk is not IHDR');
+  const d = ihdr.data;
+  const width = u32be(d, 0);
+  const height = u32be(d, 4);
+  const bitDepth = d[8]!;
+  const colorType = d[9]!;
   if (width === 0 || height === 0 || width > MAX_DIMENSION || height > MAX_DIMENSION) throw corrupt('invalid size');
   if (!BIT_DEPTHS[colorType]?.includes(bitDepth)) throw corrupt(`colour type ${colorType} with bit depth ${bitDepth}`);
-  if (b[d + 10] !== 0 || b[d + 11] !== 0 || (b[d + 12] !== 0 && b[d + 12] !== 1)) {
-    throw corrupt('unknown compression, filter or interlace method');
-  }
+  if (d[10] !== 0 || d[11] !== 0 || (d[12] !== 0 && d[12] !== 1)) throw corrupt('unknown compression, filter or interlace method');
   const header: ImageHeader = {
     ...baseHeader('png', width, height),
     bitDepth,
     colorType,
-    interlaced: b[d + 12] === 1,
+    interlaced: d[12] === 1,
     grey: colorType === 0 || colorType === 4,
     hasAlpha: colorType === 4 || colorType === 6,
+    complete,
   };
-
-  let at = ihdr.next;
   let sawIdat = false;
-  for (;;) {
-    if (at + 12 > b.length || at + 12 + u32be(b, at) > b.length) return { ...header, complete: false };
-    const chunk = readChunk(b, at);
-    if (chunk.type === 'IEND') break;
+  for (const chunk of chunks) {
+    if (!crcMatches(chunk)) {
+      if (isCritical(chunk.type)) throw corrupt(`the ${chunk.type} chunk fails its checksum`);
+      continue; // libspng drops an ancillary chunk that fails its CRC
+    }
     if (chunk.type === 'IDAT') sawIdat = true;
     else if (chunk.type === 'acTL' && !sawIdat) header.animated = true;
     else if (chunk.type === 'tRNS') header.hasAlpha = true;
-    else if (chunk.type === 'PLTE' && colorType === 3 && chunk.length % 3 !== 0) throw corrupt('bad palette');
-    at = chunk.next;
+    else if (chunk.type === 'PLTE' && colorType === 3 && chunk.data.length % 3 !== 0) throw corrupt('bad palette');
   }
-  if (!sawIdat) throw corrupt('no image data');
+  if (complete && !sawIdat) throw corrupt('no image data');
   return header;
-}
-
-function readChunk(b: Uint8Array, at: number): { type: string; length: number; dataAt: number; next: number } {
-  if (at + 8 > b.length) throw corrupt('the file is truncated');
-  const length = u32be(b, at);
-  if (length > 0x7fffffff) throw corrupt('a chunk length is out of range');
-  const dataAt = at + 8;
-  const next = dataAt + length + 4;
-  if (next > b.length) throw corrupt('the file is truncated');
-  if (crc32(b, at + 4, dataAt + length) !== u32be(b, dataAt + length)) {
-    throw corrupt(`the ${ascii(b, at + 4, 4)} chunk fails its checksum`);
-  }
-  return { type: ascii(b, at + 4, 4), length, dataAt, next };
 }

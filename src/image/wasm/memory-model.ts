@@ -326,8 +326,9 @@ export function estimatePeakBytes(header: ImageHeader, out: OutputSpec): number 
 }
 
 /**
- * After a job whose instance grew its memory past this, the instance is retired (engine-memory.ts):
- * it is above what 95 % of the corpus jobs need (a 4 MP photo to mozjpeg, 24 MiB), so the usual jobs
- * reuse one warm instance and a large job's memory can go back to the isolate.
+ * After a job whose instance grew its memory past this, the instance is retired (engine-memory.ts), so
+ * a large job's memory can go back to the isolate while the usual jobs keep one warm instance.
+ * Measured: heap tops of the corpus's 670 jobs (every image to its own format, WebP and JPEG at q80):
+ * median 1.3 MiB, 95 % under 15.3, 99 % under 30.6, the largest 50.3 (a 4 MP photo to mozjpeg).
  */
 export const RETIRE_AFTER_BYTES = 32 * MiB;
