@@ -1,6 +1,6 @@
-// npm run sizes: the largest input (3:2 photo, in megapixels) that the memory model and the pixel cap
-// admit, per kind of input and output, as tabled in the README. Q=<quality> (default 80) sets the
-// quality asked for; NOCAP=1 shows the model alone.
+// npm run sizes: the largest input (3:2 photo, in megapixels) that the memory model, the CPU model (a
+// key's budget) and the pixel cap admit, per kind of input and output, as tabled in the README.
+// Q=<quality> (default 80) sets the quality asked for; NOCAP=1 shows the models without the pixel cap.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,9 @@ import { importSources } from './import-sources.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'accepted-sizes-'));
 const m = await importSources(dir, 'model', [
-  "export { estimatePeakBytes } from './src/image/wasm/memory-model';",
+  "export { estimatePeakBytes, planEncoder } from './src/image/wasm/memory-model';",
+  "export { estimateCpuMs } from './src/image/wasm/cpu-model';",
+  "export { PAID_CPU_BUDGET_MS } from './src/limits/cpu';",
   "export { ENGINE_BUDGET_BYTES, MAX_INPUT_PIXELS } from './src/limits/memory';",
   "export { baseHeader } from './src/image/header/header-defaults';",
   "export { fitSize } from './src/image/steps/fit-size';",
@@ -16,16 +18,22 @@ const m = await importSources(dir, 'model', [
 ]);
 rmSync(dir, { recursive: true, force: true });
 
+const S420 = [{ h: 2, v: 2 }, { h: 1, v: 1 }, { h: 1, v: 1 }];
+const S444 = [{ h: 1, v: 1 }, { h: 1, v: 1 }, { h: 1, v: 1 }];
+/**
+ * The file's size per pixel counts too (a WebP decoder holds the whole file; the never-larger path
+ * copies the original): photos as cameras and exporters write them at about the upload limit's density.
+ */
 const KINDS = {
-  'baseline JPEG': { format: 'jpeg', components: 3, maxSampling: { h: 2, v: 2 } },
-  'progressive JPEG 4:2:0': { format: 'jpeg', progressive: true, components: 3, maxSampling: { h: 2, v: 2 } },
-  'progressive JPEG 4:4:4': { format: 'jpeg', progressive: true, components: 3, maxSampling: { h: 1, v: 1 } },
-  'PNG, RGB': { format: 'png', colorType: 2 },
-  'PNG, RGBA': { format: 'png', colorType: 6, hasAlpha: true },
-  'PNG, interlaced': { format: 'png', colorType: 2, interlaced: true },
-  'lossy WebP': { format: 'webp' },
-  'lossy WebP with alpha': { format: 'webp', hasAlpha: true },
-  'lossless WebP': { format: 'webp', lossless: true },
+  'baseline JPEG': { format: 'jpeg', sampling: S420, fileBytesPerPixel: 0.25 },
+  'progressive JPEG 4:2:0': { format: 'jpeg', progressive: true, coefficientsBuffered: true, sampling: S420, fileBytesPerPixel: 0.25 },
+  'progressive JPEG 4:4:4': { format: 'jpeg', progressive: true, coefficientsBuffered: true, sampling: S444, fileBytesPerPixel: 0.35 },
+  'PNG, RGB': { format: 'png', colorType: 2, fileBytesPerPixel: 1.5 },
+  'PNG, RGBA': { format: 'png', colorType: 6, hasAlpha: true, fileBytesPerPixel: 2 },
+  'PNG, interlaced': { format: 'png', colorType: 2, interlaced: true, fileBytesPerPixel: 1.5 },
+  'lossy WebP': { format: 'webp', fileBytesPerPixel: 0.3 },
+  'lossy WebP with alpha': { format: 'webp', hasAlpha: true, fileBytesPerPixel: 0.5 },
+  'lossless WebP': { format: 'webp', lossless: true, fileBytesPerPixel: 1.5 },
 };
 const COLUMNS = [
   ['→ JPEG, full size', 'jpeg'],
@@ -41,9 +49,10 @@ function admits(kind, megapixels, format, maxWidth) {
   const width = Math.round(Math.sqrt(megapixels * 1e6 * 1.5));
   const height = Math.round(width / 1.5);
   if (width * height > cap) return false;
-  const header = { ...m.baseHeader(kind.format, width, height), ...kind };
+  const { fileBytesPerPixel = 0, ...fields } = kind;
+  const header = { ...m.baseHeader(kind.format, width, height), ...fields, fileBytes: Math.round(width * height * fileBytesPerPixel) };
   const out = { format, quality: m.encoderQuality(format, Number(process.env.Q ?? 80)), ...m.fitSize(width, height, maxWidth, undefined), orientation: 1 };
-  return m.estimatePeakBytes(header, out) <= m.ENGINE_BUDGET_BYTES;
+  return m.estimatePeakBytes(header, out) <= m.ENGINE_BUDGET_BYTES && m.estimateCpuMs(header, out, m.planEncoder(header, out)) <= m.PAID_CPU_BUDGET_MS;
 }
 
 console.log(`| input | ${COLUMNS.map(([title]) => title).join(' | ')} |`);

@@ -19,7 +19,7 @@ export const ERROR_CODES = {
   internal_error: { status: 500, message: 'An unexpected error occurred.' },
   not_implemented: { status: 501, message: 'Not implemented yet.' },
   url_fetch_failed: { status: 502, message: 'Fetching the url failed.' },
-  service_unavailable: { status: 503, message: 'A service the API depends on is unavailable; nothing was charged. Try again.' },
+  service_unavailable: { status: 503, message: 'A service the API depends on is unavailable, or too many images are waiting for the engine; nothing was charged. Try again after Retry-After.' },
   url_timeout: { status: 504, message: 'Fetching the url timed out after 5000 ms.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

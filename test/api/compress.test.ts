@@ -45,6 +45,21 @@ describe('POST /v1/compress: the image', () => {
     }
   });
 
+  it('takes base64 in the URL-safe alphabet, unpadded or broken into lines; refuses the two alphabets mixed', async () => {
+    const input = await fixture('api/chelsea.png');
+    const standard = toBase64(input);
+    const urlSafe = standard.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    const lines = standard.replace(/.{76}/g, '$&\r\n');
+    for (const image of [urlSafe, lines]) {
+      const response = await compress(JSON.stringify({ image, format: 'png' }));
+      expect(response.status).toBe(200);
+      expect(Number(response.headers.get('X-Original-Size'))).toBe(input.length);
+    }
+    const mixed = await compress(JSON.stringify({ image: `${standard.slice(0, 100)}-_${standard.slice(102)}` }));
+    expect(mixed.status).toBe(400);
+    expect((await errorBody(mixed)).error).toBe('bad_request');
+  });
+
   it('scales down to fit maxWidth and maxHeight, keeping the aspect ratio', async () => {
     const input = await fixture('api/chelsea.png'); // 451 x 300
     const cases = [

@@ -3,6 +3,7 @@ import { ApiError } from '../../src/errors/api-error';
 import { compressImage } from '../../src/image/pipeline';
 import type { ImageFormat } from '../../src/image/types';
 import { call, createKey, fixture, form } from '../helpers/api';
+import { prng } from '../helpers/crafted';
 
 const INPUTS = 10_000;
 const API_SAMPLE = 300;
@@ -21,17 +22,6 @@ const SEEDS = [
   'container/one_color_no_palette.webp',
   'engine/lossless1.webp',
 ];
-
-/** A small deterministic PRNG, so a failing input can be rebuilt from its number. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 /** Bit flips, byte runs, truncation, header-field and length corruption, chunk splicing. */
 function mutate(bytes: Uint8Array, n: number): Uint8Array {
