@@ -13,7 +13,6 @@
  *   for the garbage collector (a JSON body and its text; V8 counts those towards its own GC triggers,
  *   unlike WASM memory).
  */
-export const ISOLATE_BYTES = 128 * 1_048_576;
 export const ENGINE_BUDGET_BYTES = 96 * 1_048_576;
 export const QUEUED_INPUT_BYTES = 24 * 1_048_576;
 

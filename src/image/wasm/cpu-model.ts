@@ -8,7 +8,7 @@ import { type EncoderPlan, jpegDecodeScale } from './memory-model';
  * with a margin). The pipeline refuses a request whose jobs would pass its plan's budget
  * (src/limits/cpu.ts). Each term says where it was measured.
  */
-export const CPU_TERMS = {
+const CPU_TERMS = {
   /** Baseline JPEG decoding at full scale; at a DCT scale M/8 the inverse DCT shrinks, Huffman decoding does not. Measured: 50 ms/MP full, 16 at 1/8. */
   jpegDecodeMsPerMp: 60,
   jpegHuffmanMsPerMp: 20,

@@ -62,7 +62,7 @@ export class EngineMemory {
 
   /** The module's memory_grow import: grows by `pages` when the budget allows; the old size in pages, or -1. */
   grow(pages: number): number {
-    if (!this.current || !this.allowsJs(pages * PAGE_BYTES)) return -1;
+    if (!this.current || !this.allows(pages * PAGE_BYTES)) return -1;
     try {
       const old = this.current.grow(pages);
       this.note();
@@ -73,7 +73,7 @@ export class EngineMemory {
   }
 
   /** Whether `extra` more bytes, WASM or JS, keep the engine within its budget. */
-  allowsJs(extra: number): boolean {
+  allows(extra: number): boolean {
     return this.wasmBytes() + this.js + extra <= this.budget;
   }
 

@@ -15,7 +15,7 @@ const MiB = 1024 * 1024;
  * Terms are bytes, bytes per pixel (B/px) of the image they name, bytes per column of width (B/col), or
  * multiples of the planned output (the worst case for the format and quality, `plannedOutputBytes`).
  */
-export const TERMS = {
+const TERMS = {
   /** Static data, stack and allocator slack. Measured: heap top of an 8x8 job, 0.69 to 0.81 MiB. */
   baseBytes: 1 * MiB,
 
@@ -223,7 +223,7 @@ function decodeBytes(header: ImageHeader, out: OutputSpec): number {
  * scale when shrinking): tap structs (12 B) and weights per output sample, one premultiplied input
  * row, a ring as tall as the widest vertical window, and an accumulator row, all float.
  */
-export function resamplerBytes(inW: number, inH: number, outW: number, outH: number, channels: number): number {
+function resamplerBytes(inW: number, inH: number, outW: number, outH: number, channels: number): number {
   if (inW === outW && inH === outH) return 0;
   const taps = (nIn: number, nOut: number) => 2 * Math.ceil(TERMS.lanczosTapsPerSide * Math.max(1, nIn / nOut)) + 1;
   const tables = (nIn: number, nOut: number) => nOut * (12 + 4 * taps(nIn, nOut));
@@ -244,7 +244,7 @@ export interface EncoderPlan {
 }
 
 /** Plans from the smallest files (and fastest WebP) to the leanest memory. */
-export const PLANS: readonly EncoderPlan[] = [
+const PLANS: readonly EncoderPlan[] = [
   { mozjpeg: true, progressive: false, ownWebpAlpha: false, webpLowMemory: false },
   { mozjpeg: false, progressive: true, ownWebpAlpha: true, webpLowMemory: false },
   { mozjpeg: false, progressive: false, ownWebpAlpha: true, webpLowMemory: true },
@@ -287,7 +287,7 @@ function orientBytes(header: ImageHeader, out: OutputSpec): number {
 }
 
 /** WASM memory of the job: every term at once (the model does not rely on one part freeing before the next). */
-export function wasmBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+function wasmPeakBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   const decoded = decodedSize(header, out);
   const [storedW, storedH] = (out.orientation ?? 1) >= 5 ? [out.height, out.width] : [out.width, out.height];
   return (
@@ -304,7 +304,7 @@ export function wasmBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPla
  * the output again with a carried profile (and the profile), the original stripped of metadata when
  * it goes back instead (never-larger: same format and size).
  */
-export function jsBytes(header: ImageHeader, out: OutputSpec): number {
+function jsBytes(header: ImageHeader, out: OutputSpec): number {
   const output = plannedOutputBytes(header, out);
   const iccBytes = out.iccBytes ?? 0;
   const carried = iccBytes > 0 ? output * TERMS.profileCopiesOfOutput + iccBytes * TERMS.profileCopiesOfProfile : 0;
@@ -314,7 +314,7 @@ export function jsBytes(header: ImageHeader, out: OutputSpec): number {
 }
 
 function peakWith(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
-  return wasmBytes(header, out, plan) + jsBytes(header, out);
+  return wasmPeakBytes(header, out, plan) + jsBytes(header, out);
 }
 
 /**
