@@ -19,7 +19,14 @@ static int read_input(spng_ctx *ctx, void *user, void *dst, size_t length) {
   return 0;
 }
 
+/* libspng keeps ancillary chunks in memory while decoding: text (zTXt and iTXt inflated), EXIF
+ * and an iCCP profile (inflated). A zlib bomb in any of them would take WASM memory the header
+ * cannot predict, so they may hold this much in all, each inflated stream too (the memory model
+ * counts it); past it the image is refused. The TypeScript side carries no profile over 1 MiB. */
+#define PNG_CHUNK_CACHE_BYTES (2u << 20)
+
 static __attribute__((noreturn)) void fail_spng(int code) {
+  if (code == SPNG_ECHUNK_LIMITS) host_fail(FAIL_UNSUPPORTED, "its text, EXIF and ICC chunks take more than 2 MiB once inflated");
   host_fail(code == SPNG_EMEM ? FAIL_MEMORY : FAIL_UNSUPPORTED, spng_strerror(code));
 }
 
@@ -79,11 +86,15 @@ void png_decode(decode_target *target) {
   if (!ctx) host_fail(FAIL_MEMORY, "out of memory");
   /* Ancillary chunks with a bad CRC are dropped rather than refusing the image. */
   spng_set_crc_action(ctx, SPNG_CRC_ERROR, SPNG_CRC_DISCARD);
+  check(spng_set_chunk_limits(ctx, PNG_CHUNK_CACHE_BYTES, PNG_CHUNK_CACHE_BYTES));
   check(spng_set_png_stream(ctx, read_input, NULL));
   struct spng_ihdr ihdr;
   check(spng_get_ihdr(ctx, &ihdr));
   struct spng_trns trns;
-  int has_trns = spng_get_trns(ctx, &trns) == 0;
+  /* The first getter past IHDR reads every chunk before the image data (and meets the cache limit). */
+  int trns_code = spng_get_trns(ctx, &trns);
+  if (trns_code && trns_code != SPNG_ECHUNKAVAIL) fail_spng(trns_code);
+  int has_trns = trns_code == 0;
   decode_check_size(target, ihdr.width, ihdr.height);
   int width = (int)ihdr.width, height = (int)ihdr.height;
   int channels = channels_of(&ihdr, has_trns);

@@ -86,13 +86,16 @@ describe('issue 11: no crafted image takes the isolate past its budget (API)', (
     expect((await compress(input, { maxWidth: '1000', format: 'png', quality: '100' })).status).toBe(200);
   });
 
-  it('7. a 19 KB PNG whose iCCP inflates to 16.7 MB comes back without the profile', async () => {
-    const input = blackPng(64, 64, 3, [await iccBombChunk(255 * 65519)]);
-    expect(input.length).toBeLessThan(40_000);
-    const response = await compress(input, { format: 'jpeg' });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('X-Compression-Notes') ?? '').not.toMatch(/icc-kept/);
-    expect((await responseImage(response)).bytes.length).toBeLessThan(10_000);
+  it('7. a 19 KB PNG whose iCCP inflates to 16.7 MB is refused; a profile over 1 MiB is dropped, not carried', async () => {
+    const bomb = blackPng(64, 64, 3, [await iccBombChunk(255 * 65519)]);
+    expect(bomb.length).toBeLessThan(40_000);
+    const refused = await compress(bomb, { format: 'jpeg' });
+    expect(refused.status).toBe(400);
+    expect((await errorBody(refused)).message).toMatch(/more than 2 MiB once inflated/);
+    const large = await compress(blackPng(64, 64, 3, [await iccBombChunk(1_500_000)]), { format: 'jpeg' });
+    expect(large.status).toBe(200);
+    expect(large.headers.get('X-Compression-Notes') ?? '').not.toMatch(/icc-kept/);
+    expect((await responseImage(large)).bytes.length).toBeLessThan(10_000);
   });
 
   it('8. a WebP whose first chunk hides a raw 16384x16384 bitstream behind a 1x1 image is refused', async () => {

@@ -4,7 +4,8 @@ import { readHeader } from '../../src/image/header/read-header';
 import type { ImageFormat, OutputSpec } from '../../src/image/types';
 import { estimatePeakBytes, type WasmEngine } from '../../src/image/wasm';
 import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
-import { type JpegComponent, craftedJpeg, flatLosslessWebp, prng, samplePng } from './crafted';
+import { cat, pngChunk, text } from '../container/synth';
+import { type JpegComponent, craftedJpeg, flatLosslessWebp, iccBombChunk, prng, samplePng, zlib } from './crafted';
 
 const MiB = 1_048_576;
 
@@ -62,13 +63,20 @@ export function modelCase(n: number, maxPixels: number): ModelCase {
   const name = `case ${n}: ${kind} ${width}x${height} ${content} -> ${out.format} q${out.quality} x${out.scale.toFixed(2)} o${out.orientation}`;
 
   if (kind === 'png') {
-    const palette = random() < 0.15;
-    const channels = palette ? 1 : pick([1, 2, 3, 4] as const);
-    const bitDepth = !palette && random() < 0.2 ? 16 : 8;
+    const isPalette = random() < 0.15;
+    const channels = isPalette ? 1 : pick([1, 2, 3, 4] as const);
+    const bitDepth = !isPalette && random() < 0.2 ? 16 : 8;
     const interlaced = random() < 0.25;
-    const sample = sampler(content, n, palette ? 256 : bitDepth === 16 ? 65536 : 256);
-    const options = { channels, bitDepth, interlaced, palette: palette ? Uint8Array.from({ length: 768 }, (_, i) => (i * 37) & 0xff) : undefined } as const;
-    return { name: `${name} (${channels}ch ${bitDepth}b${interlaced ? ' Adam7' : ''}${palette ? ' palette' : ''})`, input: { png: samplePng(width, height, options, sample) }, out };
+    const sample = sampler(content, n, isPalette ? 256 : bitDepth === 16 ? 65536 : 256);
+    // One PNG in eight carries a zlib bomb in an iCCP or zTXt chunk that libspng keeps while decoding.
+    const bomb = random() < 0.125 ? { type: pick(['iCCP', 'zTXt'] as const), inflated: Math.floor(random() * 2_500_000) + 1 } : undefined;
+    const png = (async () => {
+      const extra = !bomb ? [] : bomb.type === 'iCCP' ? [await iccBombChunk(bomb.inflated)] : [pngChunk('zTXt', cat(text('Comment\0'), Uint8Array.of(0), await zlib([new Uint8Array(bomb.inflated)])))];
+      const palette = isPalette ? Uint8Array.from({ length: 768 }, (_, i) => (i * 37) & 0xff) : undefined;
+      return samplePng(width, height, { channels, bitDepth, interlaced, palette, extra }, sample);
+    })();
+    const described = `${channels}ch ${bitDepth}b${interlaced ? ' Adam7' : ''}${isPalette ? ' palette' : ''}${bomb ? ` ${bomb.type} of ${bomb.inflated} B` : ''}`;
+    return { name: `${name} (${described})`, input: { png }, out };
   }
   if (kind === 'jpeg') {
     const count = pick([1, 3, 3, 3, 4]);
