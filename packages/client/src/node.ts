@@ -1,7 +1,7 @@
 // Node-only helpers (node:fs), kept out of the main entry point so that it runs on every platform.
 import { randomBytes } from 'node:crypto';
-import { openAsBlob } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { constants, openAsBlob } from 'node:fs';
+import { copyFile, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { CompressOptions, CompressResult, Squeeze } from './client.js';
 
@@ -19,21 +19,15 @@ export function tempPathFor(path: string): string {
 }
 
 /**
- * Writes `data` to `path` atomically: a temporary file in the same folder, flushed to disk, then renamed
- * over `path`. A reader sees the old file or the new one, never a part; an interrupted write leaves the
- * old file as it was (and at worst a `.squeeze-tmp` file, which removeTempFiles deletes).
+ * Makes `path` atomically: `fill` writes a temporary file in the same folder, which is then renamed over
+ * `path`. A reader sees the old file or the new one, never a part; an interrupted write leaves the old file
+ * as it was (and at worst a `.squeeze-tmp` file, which removeTempFiles deletes).
  */
-export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
+async function replaceAtomically(path: string, fill: (temp: string) => Promise<void>): Promise<void> {
   const temp = tempPathFor(path);
   pending.add(temp);
   try {
-    const handle = await open(temp, 'wx', 0o644);
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await fill(temp);
     await rename(temp, path);
   } catch (err) {
     await rm(temp, { force: true });
@@ -41,6 +35,24 @@ export async function writeFileAtomic(path: string, data: Uint8Array | string): 
   } finally {
     pending.delete(temp);
   }
+}
+
+/** Writes `data` to `path` atomically, flushed to disk before the rename. */
+export function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
+  return replaceAtomically(path, async (temp) => {
+    const handle = await open(temp, 'wx', 0o644);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+/** Copies `from` to `to` atomically (a backup is never half-written). */
+export function copyFileAtomic(from: string, to: string): Promise<void> {
+  return replaceAtomically(to, (temp) => copyFile(from, temp, constants.COPYFILE_EXCL));
 }
 
 /** Removes the temporary files of writes still in progress (for a signal handler about to exit). */
