@@ -38,7 +38,7 @@ async function runCommand(args: Args, io: Io, reporter: Reporter, printJson: (do
   if (args.command === 'usage') {
     const usage = await (await makeClient(args, env)).usage({ signal });
     if (args.json) printJson(usage);
-    else reporter.line(usageText(usage));
+    else io.stdout.write(`${usageText(usage)}\n`);
     return EXIT.ok;
   }
   if (args.paths[0] === '-') {
