@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { isSqueezeError } from '@squeeze-edge/client';
 import { removeTempFiles } from '@squeeze-edge/client/node';
 import { HELP, parseCommandLine, type Args } from './args.js';
@@ -36,18 +37,18 @@ async function runCommand(args: Args, io: Io, reporter: Reporter, printJson: (do
     return EXIT.ok;
   }
   if (args.command === 'usage') {
-    const usage = await (await makeClient(args, env)).usage({ signal });
+    const usage = await (await makeClient(args, env, cwd)).usage({ signal });
     if (args.json) printJson(usage);
     else io.stdout.write(`${usageText(usage)}\n`);
     return EXIT.ok;
   }
   if (args.paths[0] === '-') {
-    await compressStdin(args, await makeClient(args, env), io.stdin, io.stdout, reporter, signal);
+    await compressStdin(args, await makeClient(args, env, cwd), io.stdin, io.stdout, reporter, signal);
     return EXIT.ok;
   }
   // Configuration first: a run that cannot send anything fails before reading a file.
-  const client = args.command === 'check' ? undefined : await makeClient(args, env).catch((err) => (args.dryRun ? undefined : Promise.reject(err)));
-  const manifest = await Manifest.load(args.noManifest ? undefined : (args.manifest ?? DEFAULT_MANIFEST));
+  const client = args.command === 'check' ? undefined : await makeClient(args, env, cwd).catch((err) => (args.dryRun ? undefined : Promise.reject(err)));
+  const manifest = await Manifest.load(args.noManifest ? undefined : resolve(cwd, args.manifest ?? DEFAULT_MANIFEST), cwd);
   const jobs = await makePlan(args, cwd, manifest);
   const report =
     args.command === 'check'

@@ -33,22 +33,25 @@ export const DEFAULT_MANIFEST = 'squeeze-manifest.json';
  */
 export class Manifest {
   readonly #path: string | undefined;
+  /** Where keys are relative to: the manifest's folder, or the working folder without a manifest. */
+  readonly #dir: string;
   readonly #files: Record<string, ManifestEntry>;
   #saving: Promise<void> = Promise.resolve();
 
-  private constructor(path: string | undefined, files: Record<string, ManifestEntry>) {
+  private constructor(path: string | undefined, dir: string, files: Record<string, ManifestEntry>) {
     this.#path = path;
+    this.#dir = dir;
     this.#files = files;
   }
 
-  /** The manifest at `path` (none yet: empty); undefined: an unsaved one (--no-manifest). */
-  static async load(path: string | undefined): Promise<Manifest> {
-    if (path === undefined) return new Manifest(undefined, {});
+  /** The manifest at `path`, an absolute path (none yet: empty); undefined: an unsaved one (--no-manifest). */
+  static async load(path: string | undefined, cwd: string): Promise<Manifest> {
+    if (path === undefined) return new Manifest(undefined, cwd, {});
     let text: string;
     try {
       text = await readFile(path, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Manifest(path, {});
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Manifest(path, dirname(path), {});
       throw new UsageError(`Cannot read the manifest ${path}: ${(err as Error).message}`);
     }
     let parsed: Partial<ManifestFile>;
@@ -60,19 +63,15 @@ export class Manifest {
     if (parsed.squeezeManifest !== 1 || typeof parsed.files !== 'object' || parsed.files === null) {
       throw new UsageError(`${path} is not a squeeze manifest: move it away or name another with --manifest.`);
     }
-    return new Manifest(path, parsed.files);
+    return new Manifest(path, dirname(path), parsed.files);
   }
 
   get path(): string | undefined {
     return this.#path;
   }
 
-  #dir(): string {
-    return this.#path === undefined ? process.cwd() : dirname(resolve(this.#path));
-  }
-
   #key(path: string): string {
-    return relative(this.#dir(), path).split(sep).join('/');
+    return relative(this.#dir, path).split(sep).join('/');
   }
 
   /** Whether `input` (whose content hashes to `hash`) is done with these options, its output being `output`. */
@@ -80,7 +79,7 @@ export class Manifest {
     const entry = this.#files[this.#key(input)];
     if (!entry || entry.options !== options) return false;
     if (hash === entry.output) return true;
-    if (hash !== entry.input || resolve(this.#dir(), entry.written) !== output) return false;
+    if (hash !== entry.input || resolve(this.#dir, entry.written) !== output) return false;
     return (await hashFile(output)) === entry.output;
   }
 

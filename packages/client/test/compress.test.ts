@@ -14,7 +14,7 @@ const client = (options: Partial<ConstructorParameters<typeof Squeeze>[0]> = {})
 /** The multipart fields the fake received, parsed by the platform's own parser. */
 async function fields(index = 0): Promise<FormData> {
   const { headers, body } = api.requests[index]!;
-  return new Response(body, { headers: { 'Content-Type': String(headers['content-type']) } }).formData();
+  return new Response(new Uint8Array(body), { headers: { 'Content-Type': String(headers['content-type']) } }).formData();
 }
 
 describe('compress', () => {

@@ -112,7 +112,7 @@ function chunk(type: string, data: number[] = []): number[] {
   const n = data.length;
   return [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255, ...[...type].map((c) => c.charCodeAt(0)), ...data, 0, 0, 0, 0];
 }
-export function pngBytes(options: { animated?: boolean; padding?: number } = {}): Uint8Array {
+export function pngBytes(options: { animated?: boolean; padding?: number } = {}): Uint8Array<ArrayBuffer> {
   return new Uint8Array([
     0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a,
     ...chunk('IHDR', [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]),
@@ -121,7 +121,7 @@ export function pngBytes(options: { animated?: boolean; padding?: number } = {})
     ...chunk('IEND'),
   ]);
 }
-export function webpBytes(options: { animated?: boolean } = {}): Uint8Array {
+export function webpBytes(options: { animated?: boolean } = {}): Uint8Array<ArrayBuffer> {
   const riff = (body: number[]) => [...'RIFF'].map((c) => c.charCodeAt(0)).concat([body.length + 4, 0, 0, 0], [...'WEBP'].map((c) => c.charCodeAt(0)), body);
   const vp8x = [...'VP8X'].map((c) => c.charCodeAt(0)).concat([10, 0, 0, 0, options.animated ? 0x02 : 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
   const vp8l = [...'VP8L'].map((c) => c.charCodeAt(0)).concat([5, 0, 0, 0, 0x2f, 0, 0, 0, 0, 0]);

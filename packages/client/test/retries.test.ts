@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isSqueezeError, Squeeze, SqueezeError } from '../src/index';
-import { apiError, dropConnection, FakeApi, hang, image, pngBytes } from './fake-api';
+import { apiError, dropConnection, FakeApi, hang, pngBytes } from './fake-api';
 
 let api: FakeApi;
 beforeEach(async () => {
