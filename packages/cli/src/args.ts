@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { CompressOptions } from '@squeeze-edge/client';
 import { UsageError } from './exit-codes.js';
 
 export const HELP = `squeeze: make JPEG, PNG and WebP images smaller with the Squeeze Edge API.
@@ -62,6 +63,11 @@ export interface Args {
   json: boolean;
   keyFile?: string;
   baseUrl?: string;
+}
+
+/** The client's compression options that the command line sets. */
+export function compressOptions(args: Args): CompressOptions {
+  return { quality: args.quality, format: args.format, maxWidth: args.maxWidth, maxHeight: args.maxHeight, allowWebp: args.allowWebp };
 }
 
 function integer(name: string, value: string | undefined, min: number, max: number): number | undefined {

@@ -1,19 +1,13 @@
 import { rm } from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiError, FakeApi, image, pngBytes, type Handler } from '../../client/test/fake-api';
+import { afterEach, describe, expect, it } from 'vitest';
+import { apiError, fakeApiPerTest, image, pngBytes, type Handler } from '../../client/test/fake-api';
 import { squeeze, tree } from './run';
 
-let api: FakeApi;
+const fake = fakeApiPerTest();
 let dir: string;
-beforeEach(async () => {
-  api = await FakeApi.start();
-});
-afterEach(async () => {
-  await api.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const env = () => ({ SQUEEZE_API_KEY: 'sqz_test', SQUEEZE_BASE_URL: api.url });
+const env = () => ({ SQUEEZE_API_KEY: 'sqz_test', SQUEEZE_BASE_URL: fake.api.url });
 const images = (n: number) => tree(Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}.png`, pngBytes({ padding: i + 1 })])));
 /** Answers with `handler` after `ms`. */
 const later =
@@ -26,7 +20,7 @@ describe('the upload pool', () => {
     dir = await images(6);
     let refusedAt = 0;
     const slow = later(300, image({ bytes: pngBytes() }));
-    api.answer(
+    fake.api.answer(
       later(100, (req, res, body) => {
         refusedAt = Date.now();
         apiError(429, 'rate_limited', { retryAfter: 1 })(req, res, body);
@@ -37,7 +31,7 @@ describe('the upload pool', () => {
     const run = await squeeze(['.', '--concurrency', '3', '--json'], { cwd: dir, env: env() });
     expect(run.code).toBe(0);
     expect(run.json().summary.compressed).toBe(6);
-    const after = api.requests.slice(3);
+    const after = fake.api.requests.slice(3);
     expect(after).toHaveLength(4); // the refused one again, and the three not yet started
     for (const request of after) expect(request.at - refusedAt).toBeGreaterThanOrEqual(950);
   });
@@ -49,11 +43,11 @@ describe('the upload pool', () => {
       answeredAt = Date.now();
       image({ bytes: pngBytes(), headers: { RateLimit: '"minute";r=0;t=1, "month";r=400;t=9999' } })(req, res, body);
     };
-    api.answer(exhausted, exhausted);
+    fake.api.answer(exhausted, exhausted);
     const run = await squeeze(['.', '--concurrency', '2'], { cwd: dir, env: env() });
     expect(run.code).toBe(0);
-    expect(api.requests).toHaveLength(3);
-    expect(api.requests[2]!.at - answeredAt).toBeGreaterThanOrEqual(900);
+    expect(fake.api.requests).toHaveLength(3);
+    expect(fake.api.requests[2]!.at - answeredAt).toBeGreaterThanOrEqual(900);
   });
 
   it('keeps at most --concurrency uploads in flight', async () => {
@@ -67,7 +61,7 @@ describe('the upload pool', () => {
         image({ bytes: pngBytes() })(q, s, b);
       })(req, res, body);
     };
-    api.answer(...Array.from({ length: 6 }, () => counted));
+    fake.api.answer(...Array.from({ length: 6 }, () => counted));
     expect((await squeeze(['.', '-c', '2'], { cwd: dir, env: env() })).code).toBe(0);
     expect(most).toBe(2);
   });

@@ -1,26 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Squeeze } from '../src/index';
-import { FakeApi, image, jpegBytes, pngBytes } from './fake-api';
+import { image, jpegBytes, pngBytes, fakeApiPerTest } from './fake-api';
 
-let api: FakeApi;
-beforeEach(async () => {
-  api = await FakeApi.start();
-});
-afterEach(() => api.close());
-
-const client = (options: Partial<ConstructorParameters<typeof Squeeze>[0]> = {}) =>
-  new Squeeze({ apiKey: 'sqz_test', baseUrl: api.url, retryBaseDelayMs: 5, ...options });
+const fake = fakeApiPerTest();
+const client = fake.client;
 
 /** The multipart fields the fake received, parsed by the platform's own parser. */
 async function fields(index = 0): Promise<FormData> {
-  const { headers, body } = api.requests[index]!;
+  const { headers, body } = fake.api.requests[index]!;
   return new Response(new Uint8Array(body), { headers: { 'Content-Type': String(headers['content-type']) } }).formData();
 }
 
 describe('compress', () => {
   it('uploads bytes with every option and returns the image, sizes, savings, format, notes and rate-limit windows', async () => {
     const out = new Uint8Array([9, 9]);
-    api.answer(image({ bytes: out, format: 'webp', original: 200, notes: 'resized, converted' }));
+    fake.api.answer(image({ bytes: out, format: 'webp', original: 200, notes: 'resized, converted' }));
     const input = pngBytes();
     const result = await client().compress(input, { quality: 70, format: 'webp', maxWidth: 640, maxHeight: 480 });
 
@@ -31,7 +25,7 @@ describe('compress', () => {
       minute: { limit: 60, windowSeconds: 60, remaining: 59, resetSeconds: 60 },
       month: { limit: 500, windowSeconds: 2592000, remaining: 499, resetSeconds: 86400 },
     });
-    const request = api.requests[0]!;
+    const request = fake.api.requests[0]!;
     expect(request).toMatchObject({ method: 'POST', path: '/v1/compress' });
     expect(request.headers['x-api-key']).toBe('sqz_test');
     expect(request.headers['user-agent']).toMatch(/^squeeze-client\//);
@@ -47,20 +41,20 @@ describe('compress', () => {
     await squeeze.compress(pngBytes().buffer as ArrayBuffer);
     expect(((await fields(1)).get('file') as Blob).size).toBe(pngBytes().length);
 
-    api.answer(image({ original: 1000 }), image({ original: 1000 }));
+    fake.api.answer(image({ original: 1000 }), image({ original: 1000 }));
     await squeeze.compress(new URL('https://images.example/cat.png'), { quality: 60 });
     await squeeze.compress({ url: 'https://images.example/dog.png' });
-    expect(api.requests[2]!.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(api.requests[2]!.body.toString())).toEqual({ url: 'https://images.example/cat.png', quality: 60 });
-    expect(JSON.parse(api.requests[3]!.body.toString())).toEqual({ url: 'https://images.example/dog.png' });
+    expect(fake.api.requests[2]!.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(fake.api.requests[2]!.body.toString())).toEqual({ url: 'https://images.example/cat.png', quality: 60 });
+    expect(JSON.parse(fake.api.requests[3]!.body.toString())).toEqual({ url: 'https://images.example/dog.png' });
   });
 
   it('asks for WebP through Accept only with allowWebp', async () => {
     const squeeze = client();
     await squeeze.compress(pngBytes());
     await squeeze.compress(pngBytes(), { allowWebp: true });
-    expect(api.requests[0]!.headers.accept).not.toMatch(/webp/);
-    expect(api.requests[1]!.headers.accept).toMatch(/^image\/webp/);
+    expect(fake.api.requests[0]!.headers.accept).not.toMatch(/webp/);
+    expect(fake.api.requests[1]!.headers.accept).toMatch(/^image\/webp/);
   });
 
   it('streams a ReadableStream upload: the server reads its first part before the source has ended', async () => {
@@ -78,7 +72,7 @@ describe('compress', () => {
       },
       { raw: true },
     );
-    api.answer(raw);
+    fake.api.answer(raw);
     let pulls = 0;
     const stream = new ReadableStream<Uint8Array>({
       async pull(controller) {
@@ -97,7 +91,7 @@ describe('compress', () => {
     const result = await client().compress(stream);
     expect(receivedBeforeEnd).toBeGreaterThanOrEqual(firstPart.length);
     expect(result.originalSize).toBeGreaterThan(firstPart.length + 4000);
-    expect(api.requests[0]!.headers['transfer-encoding']).toBe('chunked');
+    expect(fake.api.requests[0]!.headers['transfer-encoding']).toBe('chunked');
   });
 
   it('parses a streamed multipart upload as the platform would, with the options', async () => {
@@ -113,13 +107,13 @@ describe('compress', () => {
 describe('usage', () => {
   it('returns the usage document with the rate-limit windows', async () => {
     const body = { plan: 'free', usage: { current: 3, limit: 500, resetAt: '2026-12-01T00:00:00.000Z' }, totals: { bytesIn: 10, bytesOut: 4, savedBytes: 6, savedPercent: 60 } };
-    api.answer((_req, res) => {
+    fake.api.answer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json', RateLimit: '"minute";r=10;t=5' });
       res.end(JSON.stringify(body));
     });
     const usage = await client().usage();
     expect(usage).toEqual({ ...body, rateLimit: { minute: { remaining: 10, resetSeconds: 5, limit: undefined, windowSeconds: undefined } } });
-    expect(api.requests[0]).toMatchObject({ method: 'GET', path: '/v1/usage' });
+    expect(fake.api.requests[0]).toMatchObject({ method: 'GET', path: '/v1/usage' });
   });
 });
 
@@ -134,7 +128,7 @@ describe('configuration', () => {
   });
 
   it('keeps a base path', async () => {
-    await new Squeeze({ apiKey: 'k', baseUrl: `${api.url}/api` }).compress(pngBytes());
-    expect(api.requests[0]!.path).toBe('/api/v1/compress');
+    await new Squeeze({ apiKey: 'k', baseUrl: `${fake.api.url}/api` }).compress(pngBytes());
+    expect(fake.api.requests[0]!.path).toBe('/api/v1/compress');
   });
 });

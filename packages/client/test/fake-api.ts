@@ -2,6 +2,8 @@
 // queued handler (then by the default one), and every request is recorded with its socket and body.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { afterEach, beforeEach } from 'vitest';
+import { Squeeze, type SqueezeOptions } from '../src/index';
 
 export interface Received {
   method: string;
@@ -60,6 +62,24 @@ export class FakeApi {
     this.#server.closeAllConnections();
     await new Promise((resolve) => this.#server.close(resolve));
   }
+}
+
+/**
+ * A fresh fake API for each test of the calling file (closed after it), and `client()`, a Squeeze pointed at
+ * it with short backoffs.
+ */
+export function fakeApiPerTest(fallback?: Handler) {
+  let api: FakeApi | undefined;
+  beforeEach(async () => {
+    api = await FakeApi.start(fallback);
+  });
+  afterEach(() => api?.close());
+  return {
+    get api(): FakeApi {
+      return api!;
+    },
+    client: (options: Partial<SqueezeOptions> = {}) => new Squeeze({ apiKey: 'sqz_test', baseUrl: api!.url, retryBaseDelayMs: 5, ...options }),
+  };
 }
 
 const RATE_LIMIT = {

@@ -1,14 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkImage, MAX_UPLOAD_BYTES, Squeeze, SqueezeError } from '../src/index';
-import { FakeApi, jpegBytes, pngBytes, webpBytes } from './fake-api';
+import { jpegBytes, pngBytes, webpBytes, fakeApiPerTest } from './fake-api';
 
-let api: FakeApi;
-beforeEach(async () => {
-  api = await FakeApi.start();
-});
-afterEach(() => api.close());
-
-const client = () => new Squeeze({ apiKey: 'sqz_test', baseUrl: api.url });
+const fake = fakeApiPerTest();
+const client = fake.client;
 
 async function refusal(input: Parameters<Squeeze['compress']>[0]): Promise<SqueezeError> {
   const err = await client().compress(input).catch((e: unknown) => e);
@@ -27,14 +22,14 @@ describe('local pre-checks: a hopeless input costs no request', () => {
     const err = await refusal(bytes);
     expect(err).toMatchObject({ code: 'unsupported_image', status: 400, local: true, attempts: 0 });
     expect(err.message).toMatch(message);
-    expect(api.requests).toHaveLength(0);
+    expect(fake.api.requests).toHaveLength(0);
   });
 
   it('refuses a Blob over 10 MB as file_too_large (413) without reading it', async () => {
     const big = new Blob([pngBytes(), new Uint8Array(MAX_UPLOAD_BYTES)]);
     const err = await refusal(big);
     expect(err).toMatchObject({ code: 'file_too_large', status: 413, local: true });
-    expect(api.requests).toHaveLength(0);
+    expect(fake.api.requests).toHaveLength(0);
   });
 
   it('cuts a stream upload once it passes 10 MB, with file_too_large', async () => {

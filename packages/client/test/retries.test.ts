@@ -1,15 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isSqueezeError, Squeeze, SqueezeError } from '../src/index';
-import { apiError, dropConnection, FakeApi, hang, pngBytes } from './fake-api';
+import { describe, expect, it } from 'vitest';
+import { isSqueezeError, SqueezeError } from '../src/index';
+import { apiError, dropConnection, hang, pngBytes, fakeApiPerTest } from './fake-api';
 
-let api: FakeApi;
-beforeEach(async () => {
-  api = await FakeApi.start();
-});
-afterEach(() => api.close());
-
-const client = (options: Partial<ConstructorParameters<typeof Squeeze>[0]> = {}) =>
-  new Squeeze({ apiKey: 'sqz_test', baseUrl: api.url, retryBaseDelayMs: 5, ...options });
+const fake = fakeApiPerTest();
+const client = fake.client;
 
 async function failure(promise: Promise<unknown>): Promise<SqueezeError> {
   const err = await promise.then(
@@ -24,10 +18,10 @@ async function failure(promise: Promise<unknown>): Promise<SqueezeError> {
 
 describe('retries', () => {
   it('retries 5xx with backoff, then succeeds', async () => {
-    api.answer(apiError(500, 'internal_error'), apiError(503, 'service_unavailable'));
+    fake.api.answer(apiError(500, 'internal_error'), apiError(503, 'service_unavailable'));
     const result = await client().compress(pngBytes());
     expect(result.attempts).toBe(3);
-    expect(api.requests).toHaveLength(3);
+    expect(fake.api.requests).toHaveLength(3);
   });
 
   it('retries an answer that is not the API JSON (a proxy page) when it is 5xx, and says so when it gives up', async () => {
@@ -35,15 +29,15 @@ describe('retries', () => {
       res.writeHead(502, { 'Content-Type': 'text/html' });
       res.end('<h1>Bad gateway</h1>');
     };
-    api.answer(proxy, proxy, proxy);
+    fake.api.answer(proxy, proxy, proxy);
     const err = await failure(client({ maxRetries: 2 }).compress(pngBytes()));
     expect(err).toMatchObject({ code: 'invalid_response', status: 502, attempts: 3 });
   });
 
   it('backs off exponentially with jitter', async () => {
-    api.answer(apiError(500, 'internal_error'), apiError(500, 'internal_error'));
+    fake.api.answer(apiError(500, 'internal_error'), apiError(500, 'internal_error'));
     await client({ retryBaseDelayMs: 100 }).compress(pngBytes());
-    const [a, b, c] = api.requests.map((r) => r.at);
+    const [a, b, c] = fake.api.requests.map((r) => r.at);
     // 100 ms × [0.5, 1) then 200 ms × [0.5, 1).
     expect(b! - a!).toBeGreaterThanOrEqual(45);
     expect(c! - b!).toBeGreaterThanOrEqual(95);
@@ -60,16 +54,16 @@ describe('retries', () => {
     [502, 'url_fetch_failed'],
     [504, 'url_timeout'],
   ])('never retries %i %s', async (status, code) => {
-    api.answer(apiError(status, code, { retryAfter: 1, resetAt: '2026-12-01T00:00:00.000Z' }));
+    fake.api.answer(apiError(status, code, { retryAfter: 1, resetAt: '2026-12-01T00:00:00.000Z' }));
     const err = await failure(client().compress(pngBytes()));
     expect(err).toMatchObject({ code, status, attempts: 1, local: false });
     expect(err.message).toBe(`fake ${code}`);
     expect(err.rateLimit.minute?.remaining).toBe(59);
-    expect(api.requests).toHaveLength(1);
+    expect(fake.api.requests).toHaveLength(1);
   });
 
   it('429 rate_limited: waits Retry-After, and every call of the client pauses with it', async () => {
-    api.answer(apiError(429, 'rate_limited', { retryAfter: 1, resetAt: new Date(Date.now() + 1000).toISOString() }));
+    fake.api.answer(apiError(429, 'rate_limited', { retryAfter: 1, resetAt: new Date(Date.now() + 1000).toISOString() }));
     const squeeze = client();
     const first = squeeze.compress(pngBytes());
     await new Promise((r) => setTimeout(r, 100));
@@ -79,12 +73,12 @@ describe('retries', () => {
     const [a, b] = await Promise.all([first, second]);
     expect(a.attempts).toBe(2);
     expect(b.attempts).toBe(1);
-    const [refused, ...after] = api.requests.map((r) => r.at);
+    const [refused, ...after] = fake.api.requests.map((r) => r.at);
     for (const at of after) expect(at - refused!).toBeGreaterThanOrEqual(950);
   });
 
   it('503 waits for Retry-After', async () => {
-    api.answer(apiError(503, 'service_unavailable', { retryAfter: 1 }));
+    fake.api.answer(apiError(503, 'service_unavailable', { retryAfter: 1 }));
     const started = Date.now();
     const result = await client({ retryBaseDelayMs: 1 }).compress(pngBytes());
     expect(result.attempts).toBe(2);
@@ -92,20 +86,20 @@ describe('retries', () => {
   });
 
   it('a Retry-After longer than maxRetryAfterSeconds fails at once', async () => {
-    api.answer(apiError(429, 'rate_limited', { retryAfter: 30 }));
+    fake.api.answer(apiError(429, 'rate_limited', { retryAfter: 30 }));
     const err = await failure(client({ maxRetryAfterSeconds: 10 }).compress(pngBytes()));
     expect(err).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 30, attempts: 1 });
   });
 
   it('gives up after maxRetries', async () => {
-    api.answer(...Array.from({ length: 5 }, () => apiError(500, 'internal_error')));
+    fake.api.answer(...Array.from({ length: 5 }, () => apiError(500, 'internal_error')));
     const err = await failure(client({ maxRetries: 2 }).compress(pngBytes()));
     expect(err).toMatchObject({ code: 'internal_error', status: 500, attempts: 3 });
-    expect(api.requests).toHaveLength(3);
+    expect(fake.api.requests).toHaveLength(3);
   });
 
   it('retries a network error (the connection closed without an answer)', async () => {
-    api.answer(dropConnection);
+    fake.api.answer(dropConnection);
     const result = await client().compress(pngBytes());
     expect(result.attempts).toBe(2);
   });
@@ -115,55 +109,55 @@ describe('retries', () => {
     await squeeze.compress(pngBytes());
     await new Promise((r) => setTimeout(r, 50)); // the socket is back in the pool, idle
     // The server closed the idle connection just as the client reused it: nothing reached it.
-    api.answer(dropConnection);
+    fake.api.answer(dropConnection);
     const started = Date.now();
     const result = await squeeze.compress(pngBytes());
     expect(result.attempts).toBe(2);
-    expect(api.requests.map((r) => r.socket)).toEqual([1, 1, 2]);
+    expect(fake.api.requests.map((r) => r.socket)).toEqual([1, 1, 2]);
     // No backoff for this case (a backoff would be 2.5 s at least here).
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('a file-backed Blob is sent again whole on retry', async () => {
-    api.answer(apiError(500, 'internal_error'));
+    fake.api.answer(apiError(500, 'internal_error'));
     const bytes = pngBytes({ padding: 5000 });
     await client().compress(new Blob([bytes]));
-    expect(api.requests[0]!.body.length).toBe(api.requests[1]!.body.length);
-    expect(api.requests[1]!.body.includes(Buffer.from(bytes))).toBe(true);
+    expect(fake.api.requests[0]!.body.length).toBe(fake.api.requests[1]!.body.length);
+    expect(fake.api.requests[1]!.body.includes(Buffer.from(bytes))).toBe(true);
   });
 
   it('a stream is sent once: a retryable failure after it was read is thrown', async () => {
-    api.answer(apiError(500, 'internal_error'));
+    fake.api.answer(apiError(500, 'internal_error'));
     const err = await failure(client().compress(new Blob([pngBytes({ padding: 70_000 })]).stream()));
     expect(err).toMatchObject({ code: 'internal_error', attempts: 1 });
-    expect(api.requests).toHaveLength(1);
+    expect(fake.api.requests).toHaveLength(1);
   });
 });
 
 describe('timeouts and abort', () => {
   it('each attempt has its own timeout; a timed-out attempt is retried', async () => {
-    api.answer(hang);
+    fake.api.answer(hang);
     const result = await client({ timeoutMs: 300 }).compress(pngBytes());
     expect(result.attempts).toBe(2);
   });
 
   it('a call whose attempts all time out fails with code timeout', async () => {
-    api.answer(hang, hang);
+    fake.api.answer(hang, hang);
     const err = await failure(client({ maxRetries: 1 }).compress(pngBytes(), { timeoutMs: 200 }));
     expect(err).toMatchObject({ code: 'timeout', status: 0, attempts: 2 });
   });
 
   it('an AbortSignal stops a request in flight with the signal’s reason', async () => {
-    api.answer(hang);
+    fake.api.answer(hang);
     const controller = new AbortController();
     const call = client().compress(pngBytes(), { signal: controller.signal });
     setTimeout(() => controller.abort(), 100);
     await expect(call).rejects.toMatchObject({ name: 'AbortError' });
-    expect(api.requests).toHaveLength(1);
+    expect(fake.api.requests).toHaveLength(1);
   });
 
   it('an AbortSignal also ends the wait for Retry-After, and usage() takes one', async () => {
-    api.answer(apiError(429, 'rate_limited', { retryAfter: 30 }));
+    fake.api.answer(apiError(429, 'rate_limited', { retryAfter: 30 }));
     const controller = new AbortController();
     const call = client().compress(pngBytes(), { signal: AbortSignal.any([controller.signal]) });
     setTimeout(() => controller.abort(new Error('stop')), 200);
@@ -171,13 +165,13 @@ describe('timeouts and abort', () => {
     await expect(call).rejects.toThrow('stop');
     expect(Date.now() - started).toBeLessThan(2000);
     await expect(client().usage({ signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
-    expect(api.requests).toHaveLength(1);
+    expect(fake.api.requests).toHaveLength(1);
   });
 });
 
 describe('errors', () => {
   it('are one family, narrowed by code', async () => {
-    api.answer(apiError(429, 'quota_exceeded', { retryAfter: 999, resetAt: '2026-12-01T00:00:00.000Z' }));
+    fake.api.answer(apiError(429, 'quota_exceeded', { retryAfter: 999, resetAt: '2026-12-01T00:00:00.000Z' }));
     const err: unknown = await client().compress(pngBytes()).catch((e: unknown) => e);
     expect(isSqueezeError(err)).toBe(true);
     expect(isSqueezeError(err, 'rate_limited')).toBe(false);

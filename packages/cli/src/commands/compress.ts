@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, relative } from 'node:path';
 import { isSqueezeError, type CompressResult, type Squeeze } from '@squeeze-edge/client';
 import { copyFileAtomic, fileBlob, writeFileAtomic } from '@squeeze-edge/client/node';
-import type { Args } from '../args.js';
+import { compressOptions, type Args } from '../args.js';
 import { EXIT } from '../exit-codes.js';
 import { hashBytes } from '../hash.js';
 import type { Manifest } from '../manifest.js';
@@ -57,14 +57,7 @@ export async function compressJobs(jobs: Job[], client: Squeeze, ctx: RunContext
     progress(job.display);
     let result: CompressResult;
     try {
-      result = await client.compress(await fileBlob(job.input), {
-        quality: args.quality,
-        format: args.format,
-        maxWidth: args.maxWidth,
-        maxHeight: args.maxHeight,
-        allowWebp: args.allowWebp,
-        signal,
-      });
+      result = await client.compress(await fileBlob(job.input), { ...compressOptions(args), signal });
     } catch (err) {
       if (signal.aborted) return;
       if (isSqueezeError(err)) pace.observe(err.rateLimit);
