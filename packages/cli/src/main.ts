@@ -49,7 +49,7 @@ async function runCommand(args: Args, io: Io, reporter: Reporter, printJson: (do
   // Configuration first: a run that cannot send anything fails before reading a file.
   const client = args.command === 'check' ? undefined : await makeClient(args, env, cwd).catch((err) => (args.dryRun ? undefined : Promise.reject(err)));
   const manifest = await Manifest.load(args.noManifest ? undefined : resolve(cwd, args.manifest ?? DEFAULT_MANIFEST), cwd);
-  const jobs = await makePlan(args, cwd, manifest);
+  const jobs = await makePlan(args, cwd, manifest, signal);
   const report =
     args.command === 'check'
       ? check(jobs, reporter)

@@ -103,12 +103,13 @@ async function listInputs(args: Args, cwd: string): Promise<{ inputs: string[]; 
  * manifest says which are done, and outputs that collide (two inputs, one output; an output that is an
  * input) or exist already without --force stop the run with a UsageError listing them all.
  */
-export async function makePlan(args: Args, cwd: string, manifest: Manifest): Promise<Job[]> {
+export async function makePlan(args: Args, cwd: string, manifest: Manifest, signal: AbortSignal): Promise<Job[]> {
   const { inputs, base } = await listInputs(args, cwd);
   const options = optionsKey(args);
   const outDir = args.outDir === undefined ? undefined : resolve(cwd, args.outDir);
   const jobs: Job[] = [];
   for (const input of inputs) {
+    signal.throwIfAborted();
     const blob = await fileBlob(input);
     const job: Job = { input, display: relative(cwd, input) || input, size: blob.size, outputs: {}, hash: '', done: false };
     jobs.push(job);
