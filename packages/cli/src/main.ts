@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { isSqueezeError } from '@squeeze-edge/client';
 import { removeTempFiles } from '@squeeze-edge/client/node';
@@ -14,7 +15,7 @@ import { makePlan } from './plan.js';
 import { Reporter, type Output } from './report.js';
 import { summaryText } from './summary.js';
 
-export const VERSION = '0.1.0';
+export const VERSION: string = createRequire(import.meta.url)('../package.json').version;
 
 export interface Io {
   env: Env;
@@ -46,8 +47,10 @@ async function runCommand(args: Args, io: Io, reporter: Reporter, printJson: (do
     await compressStdin(args, await makeClient(args, env, cwd), io.stdin, io.stdout, reporter, signal);
     return EXIT.ok;
   }
-  // Configuration first: a run that cannot send anything fails before reading a file.
-  const client = args.command === 'check' ? undefined : await makeClient(args, env, cwd).catch((err) => (args.dryRun ? undefined : Promise.reject(err)));
+  // Configuration first: a run that cannot send anything fails before reading a file. A dry run with no
+  // endpoint configured still lists what it would send, without the quota left.
+  const unconfiguredDryRun = args.dryRun && !(args.baseUrl ?? env.SQUEEZE_BASE_URL);
+  const client = args.command === 'check' || unconfiguredDryRun ? undefined : await makeClient(args, env, cwd);
   const manifest = await Manifest.load(args.noManifest ? undefined : resolve(cwd, args.manifest ?? DEFAULT_MANIFEST), cwd);
   const jobs = await makePlan(args, cwd, manifest, signal);
   const report =

@@ -168,6 +168,13 @@ describe('dry run, check and usage', () => {
     expect(await files(dir)).toEqual(['a.png', 'b/c.jpg']);
   });
 
+  it('--dry-run with no endpoint configured lists what it would send, without the quota left', async () => {
+    dir = await tree({ 'a.png': pngBytes() });
+    const run = await squeeze(['.', '--dry-run'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/would send a.png .* → a.min.png\nNeeds 1 compression \(quota left unknown: no endpoint configured\)\./);
+  });
+
   it('check needs no key and makes no API call: exit 1 until a run has done every image, then 0', async () => {
     dir = await tree({ 'img/a.png': pngBytes(), 'img/b.png': pngBytes({ padding: 7 }) });
     const before = await squeeze(['check', 'img'], { cwd: dir });

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { VERSION } from '../src/client';
 import { renderTypes, typesPath } from '../scripts/generate-types.mjs';
 
 const src = new URL('../src/', import.meta.url);
@@ -22,6 +23,7 @@ describe('the client package', () => {
     const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
     expect(pkg.dependencies).toBeUndefined();
     expect(pkg.type).toBe('module');
+    expect(VERSION).toBe(pkg.version);
     for (const file of await readdir(src, { recursive: true })) {
       if (file.endsWith('.ts')) expect(await readFile(new URL(file, src), 'utf8'), file).not.toMatch(/\.\.\/\.\.\/\.\.\/src\//);
     }

@@ -26,7 +26,7 @@ export async function dryRun(jobs: Job[], client: Squeeze | undefined, cwd: stri
   const short = quota.left !== null && quota.left < needed;
   reporter.line(
     `Needs ${needed} compression${needed === 1 ? '' : 's'}` +
-      (quota.left === null ? (needed ? ' (quota left unknown: no key configured)' : '') : ` of ${quota.left} left this month (resets ${quota.resetAt})`) +
+      (quota.left === null ? (needed ? ' (quota left unknown: no endpoint configured)' : '') : ` of ${quota.left} left this month (resets ${quota.resetAt})`) +
       (short ? `: ${needed - quota.left!} too many.` : '.'),
   );
   const summary = summarize(files);
