@@ -80,6 +80,13 @@ function retryAfterSeconds(headers: Headers): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
+/** fetch's own message ("fetch failed") with its cause, which says what happened (ECONNREFUSED, ...). */
+function describeNetworkError(err: unknown): string {
+  const { message, cause } = (err ?? {}) as { message?: string; cause?: { code?: string; message?: string } };
+  const why = cause?.code ?? cause?.message;
+  return why ? `${message ?? err} (${why})` : String(message ?? err);
+}
+
 function errorFromAnswer(response: Response, body: Uint8Array, rateLimit: RateLimitInfo, attempts: number): SqueezeError {
   let parsed: { error?: unknown; message?: unknown; resetAt?: unknown } = {};
   try {
@@ -203,7 +210,7 @@ export class Squeeze {
         staleSocket = isStaleSocket(err);
         error = timeout.aborted
           ? new SqueezeError('timeout', `No answer within ${call.timeoutMs ?? this.#timeoutMs} ms.`, { status: 0, attempts: attempt, cause: err })
-          : new SqueezeError('network_error', `The request failed: ${(err as Error)?.message ?? err}.`, { status: 0, attempts: attempt, cause: err });
+          : new SqueezeError('network_error', `The request failed: ${describeNetworkError(err)}.`, { status: 0, attempts: attempt, cause: err });
       }
       let delay = retryDelayMs(error, attempt, this.#retry);
       if (staleSocket && !staleSocketRetried && delay !== null) {

@@ -98,6 +98,14 @@ describe('retries', () => {
     expect(fake.api.requests).toHaveLength(3);
   });
 
+  it('a refused connection is a network_error that says why, after the retries', async () => {
+    const closed = fake.api.url;
+    await fake.api.close();
+    const err = await failure(client({ baseUrl: closed, maxRetries: 1 }).compress(pngBytes()));
+    expect(err).toMatchObject({ code: 'network_error', status: 0, attempts: 2 });
+    expect(err.message).toMatch(/ECONNREFUSED/);
+  });
+
   it('retries a network error (the connection closed without an answer)', async () => {
     fake.api.answer(dropConnection);
     const result = await client().compress(pngBytes());
