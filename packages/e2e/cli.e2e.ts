@@ -1,4 +1,5 @@
 // The built `squeeze` binary against a real `wrangler dev`, on a folder tree of real images.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Squeeze, sniffFormat } from '@squeeze-edge/client';
 import { fixture, imageTree } from './helpers/fixtures';
 import { createKey, setMonthUsage } from './helpers/keys';
+import { root } from './helpers/paths';
 import { runCli } from './helpers/run-cli';
 
 const TREE = {
@@ -103,6 +105,19 @@ describe('squeeze on a folder tree', () => {
     expect(run.code).toBe(0);
     expect(sniffFormat(run.stdoutBytes)).toBe('jpeg');
     expect(run.stderr).toMatch(/→ .* jpeg/);
+  });
+});
+
+describe('from the repository', () => {
+  it('npx squeeze runs the workspace’s binary', () => {
+    expect(execFileSync('npx', ['--no-install', 'squeeze', '--help'], { cwd: root, encoding: 'utf8' })).toMatch(/^squeeze: make JPEG, PNG and WebP images smaller/);
+  });
+
+  it('squeeze usage prints the month of the key on stdout', async () => {
+    const run = await runCli(['usage'], { cwd: root, env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(new RegExp(`^Plan pro: ${await used()} of 5000 compressions this month`));
+    expect(JSON.parse((await runCli(['usage', '--json'], { cwd: root, env })).stdout)).toMatchObject({ plan: 'pro', usage: { limit: 5000 } });
   });
 });
 

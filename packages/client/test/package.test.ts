@@ -19,13 +19,17 @@ describe('the client package', () => {
     }
   });
 
-  it('never imports the Worker’s sources and has no runtime dependencies', async () => {
+  it('has no runtime dependencies', async () => {
     const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
     expect(pkg.dependencies).toBeUndefined();
     expect(pkg.type).toBe('module');
     expect(VERSION).toBe(pkg.version);
-    for (const file of await readdir(src, { recursive: true })) {
-      if (file.endsWith('.ts')) expect(await readFile(new URL(file, src), 'utf8'), file).not.toMatch(/\.\.\/\.\.\/\.\.\/src\//);
-    }
+  });
+
+  it.each(['client', 'cli'])('%s never imports the Worker’s sources', async (name) => {
+    const dir = new URL(`../../${name}/src/`, import.meta.url);
+    const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(3);
+    for (const file of files) expect(await readFile(new URL(file, dir), 'utf8'), file).not.toMatch(/from ['"](\.\.\/)+src\//);
   });
 });
