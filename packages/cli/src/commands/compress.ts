@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { dirname, relative } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
 import { isSqueezeError, type CompressResult, type Squeeze } from '@squeeze-edge/client';
 import { copyFileAtomic, fileBlob, writeFileAtomic } from '@squeeze-edge/client/node';
 import { compressOptions, type Args } from '../args.js';
@@ -102,9 +102,10 @@ export async function compressJobs(jobs: Job[], client: Squeeze, ctx: RunContext
     });
     finished++;
     saved += result.savedBytes;
-    reporter.line(
-      `✓ ${job.display} → ${relative(cwd, output)}  ${formatBytes(result.originalSize)} → ${formatBytes(result.compressedSize)} (${result.savingsPercent >= 0 ? '−' : '+'}${Math.abs(result.savingsPercent)}%)`,
-    );
+    // An output beside its input is named by its file name alone, to keep the line short.
+    const shown = dirname(output) === dirname(job.input) ? basename(output) : relative(cwd, output);
+    const change = `${result.savingsPercent >= 0 ? '−' : '+'}${Math.abs(result.savingsPercent)}%`;
+    reporter.line(`✓ ${job.display} → ${shown}  ${formatBytes(result.originalSize)} → ${formatBytes(result.compressedSize)} (${change})`);
     progress(job.display);
   });
   reporter.end();
