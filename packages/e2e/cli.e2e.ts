@@ -159,7 +159,7 @@ describe('exit codes', () => {
     expect(run.code).toBe(3);
     const report = JSON.parse(run.stdout);
     expect(report).toMatchObject({ exitCode: 3, stoppedBy: 'quota_exceeded', summary: { compressed: 3, notDone: 3, failed: 0 } });
-    expect(run.stderr).toMatch(/stopped: The monthly quota of 500/);
+    expect(run.stderr).toMatch(/stopped: .*monthly quota of 500 compressions/);
     expect(await used(small)).toBe(500);
     const manifest = JSON.parse(readFileSync(join(dir, 'squeeze-manifest.json'), 'utf8'));
     expect(Object.keys(manifest.files)).toHaveLength(3);

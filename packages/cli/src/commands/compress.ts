@@ -104,7 +104,7 @@ export async function compressJobs(jobs: Job[], client: Squeeze, ctx: RunContext
     saved += result.savedBytes;
     // An output beside its input is named by its file name alone, to keep the line short.
     const shown = dirname(output) === dirname(job.input) ? basename(output) : relative(cwd, output);
-    const change = `${result.savingsPercent >= 0 ? '−' : '+'}${Math.abs(result.savingsPercent)}%`;
+    const change = `${result.savingsPercent > 0 ? '−' : result.savingsPercent < 0 ? '+' : ''}${Math.abs(result.savingsPercent)}%`;
     reporter.line(`✓ ${job.display} → ${shown}  ${formatBytes(result.originalSize)} → ${formatBytes(result.compressedSize)} (${change})`);
     progress(job.display);
   });
