@@ -64,7 +64,8 @@ function makeJob(keys, set) {
   }
   if (r < 0.8) {
     const form = multipart('image', pick(set.good.filter((f) => f.bytes.length < 300_000)));
-    return { kind: 'demo', method: 'POST', path: '/v1/demo-compress', headers: { 'Content-Type': form.type, 'CF-Connecting-IP': `198.18.0.${Math.floor(random() * 20)}` }, body: form.body };
+    // 20 clients, each in a /24 of its own (the demo also limits a network); `wrangler dev` passes the header through.
+    return { kind: 'demo', method: 'POST', path: '/v1/demo-compress', headers: { 'Content-Type': form.type, 'CF-Connecting-IP': `198.18.${Math.floor(random() * 20)}.1` }, body: form.body };
   }
   if (r < 0.85) {
     const form = multipart('file', pick(set.bad));

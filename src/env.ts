@@ -10,6 +10,8 @@ export interface Bindings {
 
 /** What middleware hands to the routes. */
 export interface Variables {
+  /** The request's one reading of the clock (middleware/read-clock.ts). */
+  nowMs: number;
   apiKey: ApiKeyRecord;
   minuteWindow: WindowState;
 }

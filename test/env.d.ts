@@ -10,6 +10,8 @@ declare global {
       TEST_SCHEMA: string;
       /** Serves test/fixtures/<name> from disk. */
       FIXTURES: Fetcher;
+      /** The static site (wrangler.toml [assets]), with public/_headers applied. */
+      ASSETS: Fetcher;
     }
   }
 }

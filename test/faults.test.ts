@@ -1,17 +1,8 @@
-import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import worker from '../src/index';
 import type { Bindings } from '../src/env';
-import { createKey, errorBody, fixture, form } from './helpers/api';
-
-/** Calls the Worker's fetch handler with some bindings swapped for failing ones. */
-async function callWith(bindings: Partial<Bindings>, path: string, init: RequestInit): Promise<Response> {
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(new Request(`http://api.test${path}`, init), { ...env, ...bindings }, ctx);
-  await waitOnExecutionContext(ctx);
-  return response;
-}
+import { mintKey } from '../src/keys/key-format';
+import { callWith, createKey, errorBody, fixture, form } from './helpers/api';
 
 const outage = () => Promise.reject(new Error('D1_ERROR: Network connection lost. (internal detail 10.1.2.3)'));
 
@@ -30,9 +21,9 @@ function d1Down(): D1Database {
 
 /** A Durable Object namespace whose objects cannot be reached. */
 function limiterDown(): Bindings['RATE_LIMITER'] {
+  const down = () => Promise.reject(new Error('Durable Object reset because its code was updated.'));
   return new Proxy(env.RATE_LIMITER, {
-    get: (target, prop) =>
-      prop === 'get' ? () => ({ hit: () => Promise.reject(new Error('Durable Object reset because its code was updated.')) }) : Reflect.get(target, prop, target).bind(target),
+    get: (target, prop) => (prop === 'get' ? () => ({ hit: down, hitMember: down }) : Reflect.get(target, prop, target).bind(target)),
   });
 }
 
@@ -43,7 +34,7 @@ async function usageOf(key: string): Promise<number> {
 
 describe('faults of the platform under the service', () => {
   it('D1 down: a JSON 500 with nothing internal in it', async () => {
-    const response = await callWith({ DB: d1Down() }, '/v1/usage', { headers: { 'X-API-Key': 'sqz_anything' } });
+    const response = await callWith({ DB: d1Down() }, '/v1/usage', { headers: { 'X-API-Key': mintKey() } });
     expect(response.status).toBe(500);
     const body = await errorBody(response);
     expect(body).toEqual({ error: 'internal_error', message: 'An unexpected error occurred.' });

@@ -15,17 +15,21 @@ export const HEADERS = {
       'What was done, comma-separated, when anything was: `orientation-applied` (the EXIF orientation was applied to the pixels; the output has no orientation tag), `resized` (to fit maxWidth/maxHeight, which refer to the image as displayed), `converted` (format change), `alpha-flattened` (transparency composited onto white for JPEG), `icc-kept` (the colour profile was carried over), `original-returned` (re-encoding would not have been smaller: the input comes back with its metadata stripped).',
     schema: text,
   },
-  'X-Demo-Remaining': { description: 'Demo requests this client IP has left in the current hour.', schema: integer },
+  'X-Demo-Remaining': {
+    description: "Demo requests this client has left in the current hour: the smaller of its own and its network's.",
+    schema: integer,
+  },
   Vary: { description: '`Accept` when format is `auto`: the output format may depend on that header.', schema: text },
   'RateLimit-Policy': {
-    description: 'IETF draft field: every window as `"name";q=<quota>;w=<seconds>` (minute and month for a key, hour for the demo).',
+    description:
+      'IETF draft field: every window as `"name";q=<quota>;w=<seconds>` (minute and month for a key; for the demo, hour per client and network per IPv4 /24 or IPv6 /48).',
     schema: text,
   },
   RateLimit: { description: 'IETF draft field: every window as `"name";r=<remaining>;t=<seconds to reset>`.', schema: text },
   'RateLimit-Limit': { description: 'Older form: quota of the first window (per minute for a key, per hour for the demo).', schema: integer },
   'RateLimit-Remaining': { description: 'Older form: requests left in the first window.', schema: integer },
   'RateLimit-Reset': { description: 'Older form: seconds until the first window frees a request.', schema: integer },
-  'Retry-After': { description: 'Seconds to wait before the next request is allowed (every 429).', schema: integer },
+  'Retry-After': { description: 'Seconds to wait before trying again (every 429, and 503 `service_unavailable`).', schema: integer },
 } as const;
 
 export type HeaderName = keyof typeof HEADERS;

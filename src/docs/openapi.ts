@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../errors/codes';
 import { DEMO_MAX_BYTES, COMPRESS_MAX_BYTES, MB } from '../limits/sizes';
-import { DEMO_LIMIT } from '../limits/windows';
+import { DEMO_LIMIT, DEMO_NETWORK_LIMIT } from '../limits/windows';
 import { compressJsonBody, compressMultipartBody } from '../schemas/compress-request';
 import { demoJsonBody, demoMultipartBody } from '../schemas/demo-request';
 import { errorBody, healthResponse, rateLimitErrorBody, usageResponse } from '../schemas/responses';
@@ -27,8 +27,14 @@ a public https URL; the compressed image comes back as the response body and its
 
 Authenticate with the \`X-API-Key\` header. Every error is JSON \`{"error": "<code>", "message": "..."}\`;
 429 bodies add \`resetAt\`. Limits: uploads and base64 images up to ${mb(COMPRESS_MAX_BYTES)}, URL images up to
-${mb(COMPRESS_MAX_BYTES)}; the keyless demo allows ${DEMO_LIMIT} requests per hour per IP and files up to ${mb(DEMO_MAX_BYTES)}.
-1 MB = ${MB} bytes. Metadata other than orientation and colour profile is stripped from every output.`;
+${mb(COMPRESS_MAX_BYTES)}; the keyless demo allows ${DEMO_LIMIT} requests per hour per client (IPv6 per /64), ${DEMO_NETWORK_LIMIT} per
+network (IPv4 /24, IPv6 /48), and files up to ${mb(DEMO_MAX_BYTES)}. 1 MB = ${MB} bytes. Metadata other than orientation
+and colour profile is stripped from every output.
+
+No cross-origin (CORS) access is granted: keys belong on servers, not in web pages, so call the API from a
+server or a script. \`OPTIONS\` on an endpoint answers 204 with \`Allow\` and no \`Access-Control-*\` header, so a
+browser's preflight fails. Every response carries \`X-Content-Type-Options: nosniff\` and
+\`Cache-Control: no-store, private\`.`;
 
 /** The OpenAPI 3.1 document of the API, built from the schemas the routes validate with. */
 export function buildOpenApiDocument() {
@@ -78,8 +84,12 @@ than the input unless a resize or format change was asked for. Only successful c
         post: {
           operationId: 'demoCompress',
           summary: 'Try compression without a key',
-          description: `Quality 80, format \`auto\`, no other options. ${DEMO_LIMIT} requests per hour per client IP (IPv6 per /64);
-every request counts, refused ones included, but a 429 does not. Files up to ${mb(DEMO_MAX_BYTES)}.`,
+          description: `Quality 80, format \`auto\`, no other options. ${DEMO_LIMIT} requests per hour per client (IPv6 per /64) and
+${DEMO_NETWORK_LIMIT} per network (IPv4 /24, IPv6 /48); every request counts, refused ones included, but a 429 does not.
+Files up to ${mb(DEMO_MAX_BYTES)}. The client is the address Cloudflare sets in \`CF-Connecting-IP\` (an IPv4-mapped
+IPv6 address is its IPv4 address); a missing or unparsable one is 400 \`bad_request\`. For people on this site and
+for scripts, not for other websites: a browser request sent from another site (\`Sec-Fetch-Site\` other than
+\`same-origin\`, or a foreign \`Origin\`) is 403 \`forbidden\` and not counted.`,
           requestBody: {
             required: true,
             content: { 'multipart/form-data': { schema: ref('DemoMultipartRequest') }, 'application/json': { schema: ref('DemoJsonRequest') } },
@@ -90,7 +100,7 @@ every request counts, refused ones included, but a 429 does not. Files up to ${m
               headers: headerRefs([...SIZE_HEADERS, 'X-Demo-Remaining', 'Vary', ...RATE_LIMIT_HEADERS]),
               content: { 'image/*': binary },
             },
-            ...errorResponses([...IMAGE, 'rate_limited', ...ALWAYS], [...RATE_LIMIT_HEADERS, 'X-Demo-Remaining']),
+            ...errorResponses([...IMAGE, 'forbidden', 'rate_limited', ...ALWAYS], [...RATE_LIMIT_HEADERS, 'X-Demo-Remaining']),
           },
           'x-codeSamples': CURL.demo,
         },

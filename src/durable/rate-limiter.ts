@@ -12,29 +12,60 @@ export interface WindowState {
   resetMs: number;
 }
 
+/** A subject's window and the window of one of its members, counted together. */
+export interface MemberWindows {
+  subject: WindowState;
+  member: WindowState;
+}
+
 /**
- * A sliding-window log for one subject (an API key, or a demo client's IP bucket). One object per
- * subject, so its single-threaded SQLite makes count-then-insert atomic without locks. A log of at
- * most `limit` timestamps is exact, unlike a fixed window that lets 2x through at a boundary.
+ * A sliding-window log for one subject (an API key, or a demo client's network), optionally with a
+ * tighter limit per member (a demo client's own address within its network). One object per subject,
+ * so its single-threaded SQLite makes count-then-insert atomic without locks, for both limits at once.
+ * A log of at most `limit` timestamps is exact, unlike a fixed window that lets 2x through at a boundary.
  */
 export class RateLimiter extends DurableObject<Bindings> {
   constructor(ctx: DurableObjectState, env: Bindings) {
     super(ctx, env);
-    ctx.storage.sql.exec('CREATE TABLE IF NOT EXISTS hits (at_ms INTEGER NOT NULL)');
+    const sql = ctx.storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS hits (at_ms INTEGER NOT NULL, member TEXT NOT NULL DEFAULT '')");
+    // Objects created before members existed have a log without the column.
+    if (sql.exec("SELECT 1 FROM pragma_table_info('hits') WHERE name = 'member'").toArray().length === 0) {
+      sql.exec("ALTER TABLE hits ADD COLUMN member TEXT NOT NULL DEFAULT ''");
+    }
   }
 
-  /** Counts a request if the window has room; a refused request is not counted. */
-  async hit(limit: number, windowMs: number): Promise<WindowState> {
-    const now = Date.now();
+  /**
+   * Counts a request if the window has room; a refused request is not counted. `now` is the request's
+   * reading of the clock, so that the window and the headers computed from it agree.
+   */
+  async hit(limit: number, windowMs: number, now: number): Promise<WindowState> {
+    return (await this.#count('', limit, limit, windowMs, now)).subject;
+  }
+
+  /** Counts a request of `member` if both its own window and the subject's have room; otherwise neither counts it. */
+  async hitMember(member: string, memberLimit: number, limit: number, windowMs: number, now: number): Promise<MemberWindows> {
+    return this.#count(member, memberLimit, limit, windowMs, now);
+  }
+
+  async #count(member: string, memberLimit: number, limit: number, windowMs: number, now: number): Promise<MemberWindows> {
     const sql = this.ctx.storage.sql;
     sql.exec('DELETE FROM hits WHERE at_ms <= ?', now - windowMs);
-    const row = sql.exec<{ n: number; oldest: number | null }>('SELECT count(*) AS n, min(at_ms) AS oldest FROM hits').one();
-    if (row.n >= limit) {
-      return { allowed: false, limit, remaining: 0, resetMs: (row.oldest ?? now) + windowMs };
+    type Row = { n: number; oldest: number | null };
+    const all = sql.exec<Row>('SELECT count(*) AS n, min(at_ms) AS oldest FROM hits').one();
+    const own = sql.exec<Row>('SELECT count(*) AS n, min(at_ms) AS oldest FROM hits WHERE member = ?', member).one();
+    const allowed = all.n < limit && own.n < memberLimit;
+    if (allowed) {
+      sql.exec('INSERT INTO hits (at_ms, member) VALUES (?, ?)', now, member);
+      if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(now + windowMs);
     }
-    sql.exec('INSERT INTO hits (at_ms) VALUES (?)', now);
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(now + windowMs);
-    return { allowed: true, limit, remaining: limit - row.n - 1, resetMs: (row.oldest ?? now) + windowMs };
+    const state = (row: Row, rowLimit: number): WindowState => ({
+      allowed,
+      limit: rowLimit,
+      remaining: Math.max(0, rowLimit - row.n - (allowed ? 1 : 0)),
+      resetMs: (row.oldest ?? now) + windowMs,
+    });
+    return { subject: state(all, limit), member: state(own, memberLimit) };
   }
 
   /** Drops hits too old to matter to any window, so idle subjects keep no storage. */

@@ -1,12 +1,16 @@
 import type { Bindings } from '../env';
 import { ApiError } from '../errors/api-error';
 import type { ApiKeyRecord } from '../store/keys';
-import { commitQuotaSlot, releaseQuotaSlot, reserveQuotaSlot } from '../store/usage';
+import { commitQuotaSlot, releaseQuotaSlot, renewQuotaSlot, reserveQuotaSlot } from '../store/usage';
 import { monthWindow } from './month';
 import { tooManyRequestsDetails } from './rate-limit-headers';
+import { RESERVATION_RENEW_MS } from './windows';
 
 export interface QuotaSlot {
-  /** Counts the compression and its bytes: call once, after the response body is ready. */
+  /**
+   * Counts the compression and its bytes: call once, after the response body is ready. Throws
+   * quota_exceeded when the reservation lapsed and the month has no room left for it.
+   */
   commit(bytesIn: number, bytesOut: number): Promise<void>;
   /** Gives the slot back: the request failed and must not count. */
   release(): Promise<void>;
@@ -14,22 +18,33 @@ export interface QuotaSlot {
 
 /**
  * Reserves one compression of the month before the work starts, so that concurrent requests can
- * never overshoot the quota; only a committed slot counts (decisions.md: successes only).
+ * never overshoot the quota; only a committed slot counts (decisions.md: successes only). The
+ * reservation lives as long as the request: it is renewed while the request waits and works, and a
+ * commit counts only if it was still held (store/usage.ts), so a request that outlived its
+ * reservation cannot count on top of the one its slot went to.
  */
-export async function reserveQuota(env: Bindings, key: ApiKeyRecord): Promise<QuotaSlot> {
-  const nowMs = Date.now();
-  const month = monthWindow(nowMs);
+export async function reserveQuota(env: Bindings, key: ApiKeyRecord, requestMs: number): Promise<QuotaSlot> {
+  // The month is the request's (read-clock.ts); whether a reservation is held is about the present.
+  const month = monthWindow(requestMs);
   const id = crypto.randomUUID();
-  const reserved = await reserveQuotaSlot(env.DB, { id, keyId: key.id, month: month.key, quota: key.monthlyQuota, nowMs });
-  if (!reserved) {
-    throw new ApiError(
+  const quotaExceeded = () =>
+    new ApiError(
       'quota_exceeded',
       `The monthly quota of ${key.monthlyQuota} compressions of the ${key.plan} plan is used up; it resets ${new Date(month.resetMs).toISOString()}.`,
-      tooManyRequestsDetails(month.resetMs, nowMs),
+      tooManyRequestsDetails(month.resetMs, requestMs),
     );
-  }
+  const slot = { id, keyId: key.id, month: month.key, quota: key.monthlyQuota };
+  if (!(await reserveQuotaSlot(env.DB, { ...slot, nowMs: Date.now() }))) throw quotaExceeded();
+  // A renewal that fails (a D1 blip) is not fatal: the commit decides whether the slot was still held.
+  const renewal = setInterval(() => renewQuotaSlot(env.DB, id, Date.now()).catch(() => undefined), RESERVATION_RENEW_MS);
   return {
-    commit: (bytesIn, bytesOut) => commitQuotaSlot(env.DB, { id, keyId: key.id, month: month.key, bytesIn, bytesOut }),
-    release: () => releaseQuotaSlot(env.DB, id),
+    async commit(bytesIn, bytesOut) {
+      clearInterval(renewal);
+      if (!(await commitQuotaSlot(env.DB, { ...slot, bytesIn, bytesOut, nowMs: Date.now() }))) throw quotaExceeded();
+    },
+    async release() {
+      clearInterval(renewal);
+      await releaseQuotaSlot(env.DB, id);
+    },
   };
 }

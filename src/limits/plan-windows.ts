@@ -5,7 +5,7 @@ import type { NamedWindow } from './rate-limit-headers';
 import { MINUTE_MS } from './windows';
 
 /** The two windows of an authenticated key, as the RateLimit headers describe them. */
-export function planWindows(key: ApiKeyRecord, minute: WindowState, monthUsed: number, nowMs = Date.now()): NamedWindow[] {
+export function planWindows(key: ApiKeyRecord, minute: WindowState, monthUsed: number, nowMs: number): NamedWindow[] {
   const month = monthWindow(nowMs);
   return [
     { name: 'minute', quota: key.perMinute, windowSeconds: MINUTE_MS / 1000, remaining: minute.remaining, resetMs: minute.resetMs },

@@ -10,11 +10,11 @@ export interface NamedWindow {
   resetMs: number;
 }
 
-export function secondsUntil(ms: number, nowMs = Date.now()): number {
+export function secondsUntil(ms: number, nowMs: number): number {
   return Math.max(0, Math.ceil((ms - nowMs) / 1000));
 }
 
-export function rateLimitHeaders(windows: NamedWindow[], nowMs = Date.now()): Record<string, string> {
+export function rateLimitHeaders(windows: NamedWindow[], nowMs: number): Record<string, string> {
   const [first] = windows;
   if (!first) return {};
   return {
@@ -27,7 +27,7 @@ export function rateLimitHeaders(windows: NamedWindow[], nowMs = Date.now()): Re
 }
 
 /** The body field and headers of a 429: when the next request will be allowed. */
-export function tooManyRequestsDetails(resetMs: number, nowMs = Date.now()) {
+export function tooManyRequestsDetails(resetMs: number, nowMs: number) {
   return {
     extra: { resetAt: new Date(resetMs).toISOString() },
     headers: { 'Retry-After': String(Math.max(1, secondsUntil(resetMs, nowMs))) },

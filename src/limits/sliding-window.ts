@@ -1,12 +1,32 @@
 import type { Bindings } from '../env';
-import type { WindowState } from '../durable/rate-limiter';
+import type { MemberWindows, WindowState } from '../durable/rate-limiter';
 import { ApiError } from '../errors/api-error';
 
 /** Counts one request against the sliding window of `subject` in its own Durable Object. */
-export async function hitWindow(env: Bindings, subject: string, limit: number, windowMs: number): Promise<WindowState> {
-  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(subject));
+export function hitWindow(env: Bindings, subject: string, limit: number, windowMs: number, nowMs: number): Promise<WindowState> {
+  return failClosed(() => limiter(env, subject).hit(limit, windowMs, nowMs));
+}
+
+/** Counts one request of `member` against its own window and its subject's, atomically in the subject's Durable Object. */
+export function hitMemberWindow(
+  env: Bindings,
+  subject: string,
+  member: string,
+  memberLimit: number,
+  limit: number,
+  windowMs: number,
+  nowMs: number,
+): Promise<MemberWindows> {
+  return failClosed(() => limiter(env, subject).hitMember(member, memberLimit, limit, windowMs, nowMs));
+}
+
+function limiter(env: Bindings, subject: string) {
+  return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(subject));
+}
+
+async function failClosed<T>(hit: () => Promise<T>): Promise<T> {
   try {
-    return await stub.hit(limit, windowMs);
+    return await hit();
   } catch (err) {
     // Fail closed: without its counter the service cannot tell a burst from a client within its limits.
     throw new ApiError('service_unavailable', 'The rate limiter is unavailable; nothing was charged. Try again.', {

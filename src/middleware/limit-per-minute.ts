@@ -13,18 +13,20 @@ import { MINUTE_MS } from '../limits/windows';
 export function limitPerMinute(): MiddlewareHandler<AppEnv> {
   return async function limitPerMinuteMiddleware(c, next) {
     const key = c.get('apiKey');
-    const minute = await hitWindow(c.env, `key:${key.id}`, key.perMinute, MINUTE_MS);
+    const nowMs = c.get('nowMs');
+    const minute = await hitWindow(c.env, `key:${key.id}`, key.perMinute, MINUTE_MS, nowMs);
     if (!minute.allowed) {
-      const details = tooManyRequestsDetails(minute.resetMs);
+      const details = tooManyRequestsDetails(minute.resetMs, nowMs);
       throw new ApiError('rate_limited', `Rate limit of ${key.perMinute} requests per minute exceeded.`, {
         extra: details.extra,
-        headers: { ...details.headers, ...rateLimitHeaders(planWindows(key, minute, key.monthRequests)) },
+        headers: { ...details.headers, ...rateLimitHeaders(planWindows(key, minute, key.monthRequests, nowMs), nowMs) },
       });
     }
     c.set('minuteWindow', minute);
     await next();
     // A compression that succeeded has already moved apiKey.monthRequests on.
-    for (const [name, value] of Object.entries(rateLimitHeaders(planWindows(key, minute, c.get('apiKey').monthRequests)))) {
+    const windows = planWindows(key, minute, c.get('apiKey').monthRequests, nowMs);
+    for (const [name, value] of Object.entries(rateLimitHeaders(windows, nowMs))) {
       c.res.headers.set(name, value);
     }
   };

@@ -14,7 +14,7 @@ import { imageResponse } from './image-response';
 export const compressRoute = new Hono<AppEnv>().post('/v1/compress', authenticate(), limitPerMinute(), async (c) => {
   const { source, options } = await readCompressInput(c.req.raw);
   const key = c.get('apiKey');
-  const slot = await reserveQuota(c.env, key);
+  const slot = await reserveQuota(c.env, key, c.get('nowMs'));
   try {
     const input = await loadSource(source);
     const result = await compressImage(input, { ...options, acceptsWebp: acceptsWebp(c.req.header('Accept')) }).catch(

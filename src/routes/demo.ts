@@ -4,31 +4,42 @@ import { ApiError } from '../errors/api-error';
 import { compressImage } from '../image/pipeline';
 import { acceptsWebp } from '../image/steps/choose-formats';
 import { readDemoInput } from '../input/read-demo-input';
-import { clientBucket } from '../limits/client-ip';
+import { clientBuckets } from '../limits/client-ip';
 import { rateLimitHeaders, tooManyRequestsDetails, type NamedWindow } from '../limits/rate-limit-headers';
-import { hitWindow } from '../limits/sliding-window';
-import { DEMO_LIMIT, HOUR_MS } from '../limits/windows';
+import { hitMemberWindow } from '../limits/sliding-window';
+import { DEMO_LIMIT, DEMO_NETWORK_LIMIT, HOUR_MS } from '../limits/windows';
+import { isCrossSite } from '../middleware/refuse-cross-site';
 import { imageResponse } from './image-response';
 
 const DEMO_QUALITY = 80;
 
 /**
- * POST /v1/demo-compress: no key, 5 requests per hour per client IP (IPv6 per /64). Every request
- * counts, refused ones included; a 429 itself does not.
+ * POST /v1/demo-compress: no key; not for other websites (403); 5 requests per hour per client address
+ * (IPv6 per /64) and 30 per network (IPv4 /24, IPv6 /48). Every request counts, refused ones included;
+ * a 429 itself does not.
  */
 export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) => {
-  const bucket = clientBucket(c.req.header('CF-Connecting-IP'));
-  const hour = await hitWindow(c.env, `demo:${bucket}`, DEMO_LIMIT, HOUR_MS);
-  const window: NamedWindow = { name: 'hour', quota: DEMO_LIMIT, windowSeconds: HOUR_MS / 1000, ...hour };
-  const limitHeaders = rateLimitHeaders([window]);
-  if (!hour.allowed) {
-    const details = tooManyRequestsDetails(hour.resetMs);
-    throw new ApiError('rate_limited', `The demo allows ${DEMO_LIMIT} requests per hour; get an API key for more.`, {
-      extra: details.extra,
-      headers: { ...details.headers, ...limitHeaders, 'X-Demo-Remaining': '0' },
-    });
+  // Any page can POST a form here with its visitors' browsers and spend their allowance: refused, uncounted.
+  if (isCrossSite(c.req.raw)) {
+    throw new ApiError('forbidden', 'Cross-site requests are refused: the demo is for this site and for scripts, not for other websites.');
   }
-  const demoHeaders = { ...limitHeaders, 'X-Demo-Remaining': String(hour.remaining) };
+  const nowMs = c.get('nowMs');
+  const client = clientBuckets(c.req.header('CF-Connecting-IP'));
+  const hit = await hitMemberWindow(c.env, `demo:${client.network}`, client.address, DEMO_LIMIT, DEMO_NETWORK_LIMIT, HOUR_MS, nowMs);
+  const windows: NamedWindow[] = [
+    { name: 'hour', quota: DEMO_LIMIT, windowSeconds: HOUR_MS / 1000, ...hit.member },
+    { name: 'network', quota: DEMO_NETWORK_LIMIT, windowSeconds: HOUR_MS / 1000, ...hit.subject },
+  ];
+  const demoHeaders = { ...rateLimitHeaders(windows, nowMs), 'X-Demo-Remaining': String(Math.min(...windows.map((w) => w.remaining))) };
+  if (!hit.member.allowed) {
+    // Allowed again once every full window has freed a request.
+    const details = tooManyRequestsDetails(Math.max(...windows.filter((w) => w.remaining === 0).map((w) => w.resetMs)), nowMs);
+    throw new ApiError(
+      'rate_limited',
+      `The demo allows ${DEMO_LIMIT} requests per hour per client and ${DEMO_NETWORK_LIMIT} per network; get an API key for more.`,
+      { extra: details.extra, headers: { ...details.headers, ...demoHeaders } },
+    );
+  }
   try {
     const input = await readDemoInput(c.req.raw);
     const result = await compressImage(input, {

@@ -26,7 +26,6 @@ export function imageResponse(parts: ImageResponseParts): Response {
     'X-Compressed-Size': String(parts.bytes.length),
     'X-Savings-Percent': String(savingsPercent(parts.originalSize, parts.bytes.length)),
     'X-Output-Format': parts.format,
-    'Cache-Control': 'no-store',
     ...parts.headers,
   });
   if (parts.varyOnAccept) headers.set('Vary', 'Accept');

@@ -10,7 +10,7 @@ import { savingsPercent } from './image-response';
 /** GET /v1/usage: the key's plan and this month's successful compressions and bytes. */
 export const usageRoute = new Hono<AppEnv>().get('/v1/usage', authenticate(), limitPerMinute(), async (c) => {
   const key = c.get('apiKey');
-  const month = monthWindow(Date.now());
+  const month = monthWindow(c.get('nowMs'));
   const usage = await readMonthUsage(c.env.DB, key.id, month.key);
   return c.json<UsageResponse>({
     plan: key.plan,

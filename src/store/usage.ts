@@ -17,9 +17,17 @@ export async function readMonthUsage(db: D1Database, keyId: string, month: strin
 }
 
 /**
+ * A reservation is held while its `created_ms` (when it was taken or last renewed) is younger than
+ * RESERVATION_TTL_MS: its request renews it while it runs, so only a request that died lets it lapse.
+ * The month has room when its counted compressions plus the held reservations are under the quota.
+ * ?1 key id, ?2 month, ?3 quota, ?4 the oldest `created_ms` still held.
+ */
+const MONTH_HAS_ROOM = `(SELECT coalesce(sum(requests), 0) FROM monthly_usage WHERE key_id = ?1 AND month = ?2)
+  + (SELECT count(*) FROM quota_reservations WHERE key_id = ?1 AND month = ?2 AND created_ms > ?4) < ?3`;
+
+/**
  * Takes one quota slot if the month has room, in one statement so that D1's serial execution makes
  * the check and the insert atomic: concurrent requests at the edge of the quota cannot both pass.
- * Live reservations count as used; stale ones (a request that died) stop counting after their TTL.
  */
 export async function reserveQuotaSlot(
   db: D1Database,
@@ -27,36 +35,43 @@ export async function reserveQuotaSlot(
 ): Promise<boolean> {
   const { id, keyId, month, quota, nowMs } = reservation;
   const result = await db
-    .prepare(
-      `INSERT INTO quota_reservations (id, key_id, month, created_ms)
-       SELECT ?1, ?2, ?3, ?4
-        WHERE (SELECT coalesce(sum(requests), 0) FROM monthly_usage WHERE key_id = ?2 AND month = ?3)
-            + (SELECT count(*) FROM quota_reservations WHERE key_id = ?2 AND month = ?3 AND created_ms > ?5)
-            < ?6`,
-    )
-    .bind(id, keyId, month, nowMs, nowMs - RESERVATION_TTL_MS, quota)
+    .prepare(`INSERT INTO quota_reservations (id, key_id, month, created_ms) SELECT ?5, ?1, ?2, ?6 WHERE ${MONTH_HAS_ROOM}`)
+    .bind(keyId, month, quota, nowMs - RESERVATION_TTL_MS, id, nowMs)
     .run();
   return result.meta.changes === 1;
 }
 
-/** Turns a reservation into a counted compression, in one transaction (D1 batch). */
+/** Keeps a reservation held for a request that is still running. */
+export async function renewQuotaSlot(db: D1Database, id: string, nowMs: number): Promise<void> {
+  await db.prepare('UPDATE quota_reservations SET created_ms = ? WHERE id = ?').bind(nowMs, id).run();
+}
+
+/**
+ * Turns a reservation into a counted compression, in one transaction (D1 batch). It counts only if
+ * the reservation is still held, or, when it lapsed (and its slot may have gone to another request),
+ * if the month still has room for it, exactly as a new reservation would; otherwise nothing is counted
+ * and the result is false. Either way the reservation is gone afterwards.
+ */
 export async function commitQuotaSlot(
   db: D1Database,
-  commit: { id: string; keyId: string; month: string; bytesIn: number; bytesOut: number },
-): Promise<void> {
-  const { id, keyId, month, bytesIn, bytesOut } = commit;
-  await db.batch([
-    db.prepare('DELETE FROM quota_reservations WHERE id = ?').bind(id),
+  commit: { id: string; keyId: string; month: string; quota: number; bytesIn: number; bytesOut: number; nowMs: number },
+): Promise<boolean> {
+  const { id, keyId, month, quota, bytesIn, bytesOut, nowMs } = commit;
+  const heldSince = nowMs - RESERVATION_TTL_MS;
+  const [counted] = await db.batch([
     db
       .prepare(
-        `INSERT INTO monthly_usage (key_id, month, requests, bytes_in, bytes_out) VALUES (?1, ?2, 1, ?3, ?4)
+        `INSERT INTO monthly_usage (key_id, month, requests, bytes_in, bytes_out) SELECT ?1, ?2, 1, ?6, ?7
+          WHERE EXISTS (SELECT 1 FROM quota_reservations WHERE id = ?5 AND created_ms > ?4) OR ${MONTH_HAS_ROOM}
          ON CONFLICT (key_id, month) DO UPDATE SET requests = requests + 1,
            bytes_in = bytes_in + excluded.bytes_in, bytes_out = bytes_out + excluded.bytes_out`,
       )
-      .bind(keyId, month, bytesIn, bytesOut),
-    // Reservations whose request died are dead weight once past their TTL.
-    db.prepare('DELETE FROM quota_reservations WHERE key_id = ? AND created_ms < ?').bind(keyId, Date.now() - RESERVATION_TTL_MS),
+      .bind(keyId, month, quota, heldSince, id, bytesIn, bytesOut),
+    db.prepare('DELETE FROM quota_reservations WHERE id = ?').bind(id),
+    // Reservations whose request died are dead weight once they lapsed.
+    db.prepare('DELETE FROM quota_reservations WHERE key_id = ? AND created_ms <= ?').bind(keyId, heldSince),
   ]);
+  return counted!.meta.changes === 1;
 }
 
 export async function releaseQuotaSlot(db: D1Database, id: string): Promise<void> {

@@ -1,6 +1,23 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, createKey, errorBody } from '../helpers/api';
+import { mintKey } from '../../src/keys/key-format';
+import { call, callWith, createKey, errorBody } from '../helpers/api';
+
+/** The real D1, counting the statements the Worker prepares on it. */
+function watchedD1(): { db: D1Database; statements: () => number } {
+  let statements = 0;
+  const db = new Proxy(env.DB, {
+    get: (target, prop) => {
+      const value = Reflect.get(target, prop, target);
+      if (prop !== 'prepare') return typeof value === 'function' ? value.bind(target) : value;
+      return (sql: string) => {
+        statements++;
+        return target.prepare(sql);
+      };
+    },
+  });
+  return { db, statements: () => statements };
+}
 
 describe('authentication', () => {
   for (const path of ['/v1/usage', '/v1/compress']) {
@@ -15,7 +32,7 @@ describe('authentication', () => {
     });
 
     it(`${method} ${path} with an unknown key is 401 unauthorized, saying it is invalid`, async () => {
-      const response = await call(path, { method, headers: { 'X-API-Key': 'sqz_not_a_real_key' } });
+      const response = await call(path, { method, headers: { 'X-API-Key': mintKey() } });
       expect(response.status).toBe(401);
       const body = await errorBody(response);
       expect(body.error).toBe('unauthorized');
@@ -32,5 +49,31 @@ describe('authentication', () => {
     const body = await errorBody(response);
     expect(body.error).toBe('unauthorized');
     expect(body.message).toMatch(/revoked/);
+  });
+
+  it('a key of the wrong shape is 401 without a D1 query; a well-shaped unknown one is looked up', async () => {
+    const real = await createKey('pro');
+    const wrongShapes = [
+      'sqz_not_a_real_key',
+      `${real.key}x`,
+      real.key.slice(0, -1),
+      `sqz-${real.key.slice(4)}`,
+      `SQZ_${real.key.slice(4)}`,
+      `${real.key.slice(0, -1)}=`,
+      `${real.key.slice(0, -1)}+`,
+      'k'.repeat(64 * 1024),
+    ];
+    for (const key of wrongShapes) {
+      const d1 = watchedD1();
+      const response = await callWith({ DB: d1.db }, '/v1/usage', { headers: { 'X-API-Key': key } });
+      expect(response.status, key.slice(0, 40)).toBe(401);
+      expect((await errorBody(response)).message).toMatch(/invalid/);
+      expect(d1.statements(), key.slice(0, 40)).toBe(0);
+    }
+    const d1 = watchedD1();
+    const unknown = await callWith({ DB: d1.db }, '/v1/usage', { headers: { 'X-API-Key': mintKey() } });
+    expect(unknown.status).toBe(401);
+    expect(d1.statements()).toBe(1);
+    expect((await callWith({ DB: d1.db }, '/v1/usage', { headers: { 'X-API-Key': real.key } })).status).toBe(200);
   });
 });

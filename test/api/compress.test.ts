@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { call, createKey, errorBody, fixture, form, toBase64 } from '../helpers/api';
 import { stripMetadata } from '../../src/image/container';
 import { responseImage } from '../helpers/images';
+import { countingStream } from '../url/fake-network';
+import { XMP_PACKET, cat, contains, exifApp1, indexOf, jpegSegment, jpegSosOffset, pngChunk, riff, riffChunk, riffChunks, text, tiffWithGps, vp8x } from '../container/synth';
 
 const FORMATS = ['jpeg', 'png', 'webp'] as const;
 const SOURCES = { jpeg: 'api/testorig.jpg', png: 'api/chelsea.png', webp: 'api/test.webp' } as const;
@@ -101,6 +103,48 @@ describe('POST /v1/compress: the image', () => {
     expect(Number(response.headers.get('X-Compressed-Size'))).toBeLessThanOrEqual(input.length);
   });
 
+  it('never-larger strips metadata everywhere in the file: EXIF with GPS and comments between scans and before EOI', async () => {
+    const secrets = () => [exifApp1(tiffWithGps(1)), jpegSegment(0xfe, text('shot at Secret Street')), jpegSegment(0xed, text('Photoshop 3.0\0IPTC'))];
+    for (const name of ['engine/progressive.jpg', 'api/testorig.jpg']) {
+      const clean = await fixture(name);
+      const firstScan = jpegSosOffset(clean);
+      const secondScan = indexOf(clean.subarray(firstScan + 2), Uint8Array.of(0xff, 0xda));
+      const eoi = clean.length - 2;
+      const input = secondScan < 0
+        ? cat(clean.subarray(0, eoi), ...secrets(), clean.subarray(eoi))
+        : cat(clean.subarray(0, firstScan + 2 + secondScan), ...secrets(), clean.subarray(firstScan + 2 + secondScan, eoi), ...secrets(), clean.subarray(eoi));
+      const response = await compress(form('file', input, { quality: '100' }));
+      expect(response.status, name).toBe(200);
+      expect(response.headers.get('X-Compression-Notes'), name).toBe('original-returned');
+      const { bytes } = await responseImage(response);
+      for (const secret of ['SECRET-CAMERA', 'Exif\0\0', 'Secret Street', 'IPTC']) expect(contains(bytes, secret), `${name}: ${secret}`).toBe(false);
+      const reference = await compress(form('file', clean, { quality: '100' }));
+      expect(bytes, name).toEqual((await responseImage(reference)).bytes);
+    }
+  });
+
+  it('never-larger strips PNG chunks after IDAT and WebP chunks after the image data too', async () => {
+    const png = await fixture('container/basn2c08.png'); // re-encoding makes it larger even with the chunks below
+    const iend = png.length - 12;
+    const pngSecrets = cat(pngChunk('tEXt', text('Location\0Secret Street')), pngChunk('eXIf', tiffWithGps(1)));
+    const [vp8] = riffChunks(await fixture('container/test.webp'));
+    const webp = (...after: Uint8Array[]) => riff(riffChunk('VP8X', vp8x(0x08 | 0x04, 128, 128)), riffChunk('VP8 ', vp8!.data), ...after);
+    const webpSecrets = [riffChunk('EXIF', tiffWithGps(1)), riffChunk('XMP ', XMP_PACKET), riffChunk('ICMT', text('Secret Street'))];
+    const cases = [
+      ['png', cat(png.subarray(0, iend), pngSecrets, png.subarray(iend)), png],
+      ['webp', webp(...webpSecrets), webp()],
+    ] as const;
+    for (const [format, input, clean] of cases) {
+      const response = await compress(form('file', input, { quality: '100' }));
+      expect(response.status, format).toBe(200);
+      expect(response.headers.get('X-Compression-Notes'), format).toBe('original-returned');
+      const { bytes } = await responseImage(response);
+      for (const secret of ['SECRET-CAMERA', 'Secret Street', 'GPSLatitude']) expect(contains(bytes, secret), `${format}: ${secret}`).toBe(false);
+      const reference = await compress(form('file', clean, { quality: '100' }));
+      expect(bytes, format).toEqual((await responseImage(reference)).bytes);
+    }
+  });
+
   it('a format change that grows the file is still honoured, with negative savings', async () => {
     const input = await fixture('api/basn0g08.png');
     const response = await compress(form('file', input, { format: 'jpeg', quality: '100' }));
@@ -179,13 +223,17 @@ describe('POST /v1/compress: request errors', () => {
 
   it('a declared Content-Length far over the limit is refused before reading', async () => {
     const { key } = await createKey();
+    const declared = 200 * 1_048_576;
+    const body = countingStream(declared);
     const response = await call('/v1/compress', {
       method: 'POST',
-      headers: { 'X-API-Key': key, 'Content-Type': 'application/json', 'Content-Length': String(200 * 1_048_576) },
-      body: '{}',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json', 'Content-Length': String(declared) },
+      body: body.stream,
     });
     expect(response.status).toBe(413);
     expect((await errorBody(response)).error).toBe('file_too_large');
+    // Reading up to the cap would have pulled more than 13 MB; the stream may at most have been primed.
+    expect(body.pulled()).toBeLessThanOrEqual(256 * 1024);
   });
 
   it('exactly 10 MB of base64 data is not refused for its size', async () => {

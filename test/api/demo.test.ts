@@ -2,10 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { call, errorBody, fixture, form, toBase64 } from '../helpers/api';
 import { responseImage } from '../helpers/images';
 
-let ipCounter = 0;
-/** A fresh client address per test: the demo limit is per IP and storage lives for the whole file. */
+/**
+ * CF-Connecting-IP is the client address Cloudflare's edge sets (overwriting whatever the client sent);
+ * these tests set it as the edge would. `wrangler dev` passes a client-sent one through unchanged, which
+ * is what the browser and restart tests rely on; production never does.
+ */
+let netCounter = 0;
+/** A client address in a /24 of its own: the limits are per address and per network, and storage lives for the whole file. */
 function freshIp(): string {
-  return `198.51.100.${++ipCounter}`;
+  return `198.18.${++netCounter}.1`;
 }
 
 function demo(ip: string, body: FormData | string, headers: Record<string, string> = {}): Promise<Response> {
@@ -22,7 +27,7 @@ describe('POST /v1/demo-compress', () => {
     expect(response.headers.get('X-Demo-Remaining')).toBe('4');
     expect(Number(response.headers.get('X-Original-Size'))).toBe(input.length);
     expect(response.headers.get('X-Output-Format')).toBe('png');
-    expect(response.headers.get('RateLimit-Policy')).toBe('"hour";q=5;w=3600');
+    expect(response.headers.get('RateLimit-Policy')).toBe('"hour";q=5;w=3600, "network";q=30;w=3600');
     const { bytes } = await responseImage(response);
     expect(Number(response.headers.get('X-Compressed-Size'))).toBe(bytes.length);
     expect(bytes.length).toBeLessThan(input.length);
@@ -100,5 +105,85 @@ describe('POST /v1/demo-compress', () => {
     expect((await demo(sameNet, JSON.stringify({}))).status).toBe(429);
     expect((await demo(first, JSON.stringify({}))).status).toBe(429);
     expect((await demo(otherNet, JSON.stringify({}))).status).toBe(400);
+  });
+
+  it('counts an IPv4-mapped IPv6 address as its IPv4 address, each mapped address on its own', async () => {
+    const ipv4 = freshIp();
+    for (let i = 0; i < 5; i++) await (await demo(`::ffff:${ipv4}`, JSON.stringify({}))).arrayBuffer();
+    expect((await demo(ipv4, JSON.stringify({}))).status).toBe(429);
+    expect((await demo(`0:0:0:0:0:ffff:${ipv4}`, JSON.stringify({}))).status).toBe(429);
+    const other = freshIp();
+    expect((await demo(`::ffff:${other}`, JSON.stringify({}))).status).toBe(400);
+  });
+
+  it('refuses a missing or unparsable client address with 400 bad_request: never a shared or fresh bucket', async () => {
+    const png = await fixture('api/z00n2c08.png');
+    for (const ip of [undefined, '', 'unknown', '198.18.0', '198.18.0.1.2', '198.18.0.256', '2001:db8::1::2', 'fe80::1%eth0', '198.18.0.1, 10.0.0.1']) {
+      const headers: Record<string, string> = ip === undefined ? {} : { 'CF-Connecting-IP': ip };
+      const response = await call('/v1/demo-compress', { method: 'POST', headers, body: form('image', png) });
+      expect(response.status, String(ip)).toBe(400);
+      const body = await errorBody(response);
+      expect(body.error).toBe('bad_request');
+      expect(body.message).toMatch(/CF-Connecting-IP/);
+    }
+  });
+
+  it('refuses cross-site browser requests with 403 forbidden, without spending the allowance', async () => {
+    const ip = freshIp();
+    const png = await fixture('api/z00n2c08.png');
+    const crossSite: Record<string, string>[] = [
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { 'Sec-Fetch-Site': 'same-site' },
+      { Origin: 'https://evil.example' },
+      { Origin: 'null' },
+      { Origin: 'http://api.test:8080' },
+      { 'Sec-Fetch-Site': 'cross-site', Origin: 'http://api.test' },
+    ];
+    for (const headers of crossSite) {
+      const response = await demo(ip, form('image', png), headers);
+      expect(response.status, JSON.stringify(headers)).toBe(403);
+      expect((await errorBody(response)).error).toBe('forbidden');
+    }
+    const ok = await demo(ip, form('image', png));
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('X-Demo-Remaining')).toBe('4');
+  });
+
+  it("keeps working for the site's own page and for scripts without those headers", async () => {
+    const png = await fixture('api/z00n2c08.png');
+    const own: Record<string, string>[] = [{}, { 'Sec-Fetch-Site': 'same-origin', Origin: 'http://api.test' }, { 'Sec-Fetch-Site': 'same-origin' }, { Origin: 'http://api.test' }];
+    for (const headers of own) {
+      const response = await demo(freshIp(), form('image', png), headers);
+      expect(response.status, JSON.stringify(headers)).toBe(200);
+      await response.arrayBuffer();
+    }
+  });
+
+  it('allows at most 30 an hour per IPv4 /24, beside 5 per address', async () => {
+    const network = `198.18.${++netCounter}`;
+    for (let host = 1; host <= 6; host++) {
+      for (let i = 0; i < 5; i++) expect((await demo(`${network}.${host}`, JSON.stringify({}))).status).toBe(400);
+    }
+    const refused = await demo(`${network}.7`, JSON.stringify({}));
+    expect(refused.status).toBe(429);
+    const body = await errorBody(refused);
+    expect(body.error).toBe('rate_limited');
+    expect(body.message).toMatch(/30/);
+    expect(refused.headers.get('X-Demo-Remaining')).toBe('0');
+    expect(refused.headers.get('RateLimit-Policy')).toBe('"hour";q=5;w=3600, "network";q=30;w=3600');
+    expect(refused.headers.get('RateLimit')).toMatch(/^"hour";r=5;t=\d+, "network";r=0;t=\d+$/);
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(3500);
+    // Another /24 is not affected.
+    expect((await demo(freshIp(), JSON.stringify({}))).status).toBe(400);
+  });
+
+  it('allows at most 30 an hour per IPv6 /48, beside 5 per /64', async () => {
+    const network = `2001:db8:${(++netCounter).toString(16)}`;
+    for (let subnet = 1; subnet <= 6; subnet++) {
+      for (let i = 0; i < 5; i++) expect((await demo(`${network}:${subnet}::${i + 1}`, JSON.stringify({}))).status).toBe(400);
+    }
+    expect((await demo(`${network}:7::1`, JSON.stringify({}))).status).toBe(429);
+    expect((await demo(`${network}:ffff:1:2:3:4`, JSON.stringify({}))).status).toBe(429);
+    expect((await demo(`2001:db8:${(++netCounter).toString(16)}:7::1`, JSON.stringify({}))).status).toBe(400);
   });
 });

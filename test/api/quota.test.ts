@@ -1,7 +1,14 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { monthWindow } from '../../src/limits/month';
+import { RESERVATION_TTL_MS } from '../../src/limits/windows';
 import { call, createKey, errorBody, fixture, form } from '../helpers/api';
+import { fakeNetwork, type FakeNetwork, PUBLIC_IPV4 } from '../url/fake-network';
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 /** Puts a key at `used` successful compressions this month, as if it had made them. */
 async function setUsed(keyId: string, used: number): Promise<void> {
@@ -78,5 +85,134 @@ describe('monthly quota', () => {
     const response = await compressPng(key);
     expect(response.status).toBe(200);
     await response.arrayBuffer();
+  });
+});
+
+/**
+ * A compression of an image at a URL whose server answers only when told to: the request has
+ * reserved its quota slot and waits, as a request waiting behind other jobs in its isolate does.
+ * The two sides meet through flags that each polls, not through promises: workerd runs a promise's
+ * continuation in the request that settled it, and a request must not touch another one's streams.
+ */
+interface HeldRequest {
+  /** Resolves once the request has reserved its slot and is waiting for the image. */
+  waiting(): Promise<void>;
+  /** Lets the image through; the request then finishes. */
+  finish(): Promise<Response>;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let heldCounter = 0;
+/** Serves every held URL of a test from one fake network (the fetch spy is installed once per test). */
+function heldNetwork() {
+  const dns: NonNullable<FakeNetwork['dns']> = {};
+  const sites: NonNullable<FakeNetwork['sites']> = {};
+  fakeNetwork({ dns, sites });
+  return {
+    hold(key: string): HeldRequest {
+      const host = `held-${++heldCounter}.example.com`;
+      const url = `https://${host}/photo.png`;
+      let reached = false;
+      let released = false;
+      dns[host] = { A: [PUBLIC_IPV4] };
+      sites[url] = async () => {
+        reached = true;
+        while (!released) await pause(5);
+        return new Response(await fixture('api/z00n2c08.png'));
+      };
+      const response = call('/v1/compress', {
+        method: 'POST',
+        headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ url }),
+      });
+      return {
+        waiting: async () => {
+          while (!reached) await pause(5);
+        },
+        finish: () => {
+          released = true;
+          return response;
+        },
+      };
+    },
+  };
+}
+
+/** Moves every reservation of the key back in time, as if its request had waited `ms` longer. */
+async function ageReservations(keyId: string, ms: number): Promise<void> {
+  await env.DB.prepare('UPDATE quota_reservations SET created_ms = created_ms - ? WHERE key_id = ?').bind(ms, keyId).run();
+}
+
+async function reservationAges(keyId: string): Promise<number[]> {
+  const { results } = await env.DB.prepare('SELECT created_ms FROM quota_reservations WHERE key_id = ?').bind(keyId).all<{ created_ms: number }>();
+  return results.map((r) => Date.now() - r.created_ms);
+}
+
+/**
+ * A free key at `used` of its 500, and a compression A of it that reserved its slot and then waited
+ * past the reservation's lifetime without renewing it (its isolate was blocked, say).
+ */
+async function lapsedRequest(used: number) {
+  const { key, id } = await createKey('free');
+  await setUsed(id, used);
+  const network = heldNetwork();
+  const a = network.hold(key);
+  await a.waiting();
+  await ageReservations(id, RESERVATION_TTL_MS + 30_000);
+  return { key, id, network, a };
+}
+
+describe('monthly quota: a request that waits longer than a reservation would live', () => {
+  it('a commit whose reservation lapsed and was given away does not count: never 501 of 500', async () => {
+    const { key, a } = await lapsedRequest(499);
+    // B finds A's slot lapsed, takes it and commits (purging A's row).
+    const b = await compressPng(key);
+    expect(b.status).toBe(200);
+    await b.arrayBuffer();
+    const late = await a.finish();
+    expect(late.status).toBe(429);
+    expect((await errorBody(late)).error).toBe('quota_exceeded');
+    expect(await current(key)).toBe(500);
+  });
+
+  it('a lapsed reservation still in the table does not count either when another request holds the last slot', async () => {
+    const { key, network, a } = await lapsedRequest(499);
+    const b = network.hold(key);
+    await b.waiting();
+    const first = await a.finish();
+    expect(first.status).toBe(429);
+    expect((await errorBody(first)).error).toBe('quota_exceeded');
+    const second = await b.finish();
+    expect(second.status).toBe(200);
+    await second.arrayBuffer();
+    expect(await current(key)).toBe(500);
+  });
+
+  it('a lapsed reservation still counts when the month has room for it', async () => {
+    const { key, a } = await lapsedRequest(10);
+    const b = await compressPng(key);
+    expect(b.status).toBe(200);
+    await b.arrayBuffer();
+    const late = await a.finish();
+    expect(late.status).toBe(200);
+    await late.arrayBuffer();
+    expect(await current(key)).toBe(12);
+  });
+
+  it('a waiting request renews its reservation, so the last slot is not given to another request', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const { key, id, a } = await lapsedRequest(499);
+    // Time passes for the waiting request: its renewals run.
+    vi.advanceTimersByTime(RESERVATION_TTL_MS);
+    await vi.waitFor(async () => expect((await reservationAges(id))[0]).toBeLessThan(RESERVATION_TTL_MS));
+    const b = await compressPng(key);
+    expect(b.status).toBe(429);
+    expect((await errorBody(b)).error).toBe('quota_exceeded');
+    const done = await a.finish();
+    expect(done.status).toBe(200);
+    await done.arrayBuffer();
+    expect(await current(key)).toBe(500);
+    expect(await reservationAges(id)).toEqual([]);
   });
 });

@@ -1,3 +1,5 @@
+import { evictDurableObject, runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { call, createKey, errorBody } from '../helpers/api';
 
@@ -53,9 +55,29 @@ describe('per-minute rate limit of a key', () => {
     expect((await usage(b.key)).status).toBe(200);
   });
 
-  it('checks the key before the rate limit: a bad key is 401 even when its caller is throttled', async () => {
-    const response = await usage('sqz_wrong');
+  it('checks the key before the rate limit: a revoked key is 401 even when its window is full', async () => {
+    const { key, id } = await createKey('free');
+    for (let i = 0; i < 60; i++) await (await usage(key)).arrayBuffer();
+    expect((await usage(key)).status).toBe(429);
+    await env.DB.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').bind(new Date().toISOString(), id).run();
+    const response = await usage(key);
     expect(response.status).toBe(401);
+    expect((await errorBody(response)).error).toBe('unauthorized');
     expect(response.headers.get('RateLimit-Policy')).toBeNull();
+  });
+
+  it('keeps counting in a limiter whose log was created before it knew members (an upgraded deployment)', async () => {
+    const { key, id } = await createKey('free');
+    const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`key:${id}`));
+    await runInDurableObject(limiter, (_, state) => {
+      state.storage.sql.exec('DROP TABLE hits');
+      state.storage.sql.exec('CREATE TABLE hits (at_ms INTEGER NOT NULL)');
+      for (let i = 0; i < 59; i++) state.storage.sql.exec('INSERT INTO hits (at_ms) VALUES (?)', Date.now());
+    });
+    await evictDurableObject(limiter);
+    const last = await usage(key);
+    expect(last.status).toBe(200);
+    expect(last.headers.get('RateLimit-Remaining')).toBe('0');
+    expect((await usage(key)).status).toBe(429);
   });
 });

@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { call, createKey, fixture, form } from '../helpers/api';
+import { env } from 'cloudflare:workers';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { call, callWith, createKey, fixture, form } from '../helpers/api';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 interface Usage {
   plan: string;
@@ -64,5 +69,56 @@ describe('GET /v1/usage', () => {
     await response.arrayBuffer();
     expect((await usage(a.key)).usage.current).toBe(1);
     expect((await usage(b.key)).usage.current).toBe(0);
+  });
+});
+
+describe('one reading of the clock per request', () => {
+  const LAST_MS_OF_JANUARY = Date.UTC(2031, 1, 1) - 10;
+  const JANUARY_SECONDS = 31 * 86_400;
+
+  /** The real D1, on which the clock passes midnight of the 1st as soon as the request's first query is made. */
+  function midnightOnFirstQuery(): D1Database {
+    let first = true;
+    return new Proxy(env.DB, {
+      get: (target, prop) => {
+        const value = Reflect.get(target, prop, target);
+        if (prop !== 'prepare') return typeof value === 'function' ? value.bind(target) : value;
+        return (sql: string) => {
+          if (first) vi.setSystemTime(LAST_MS_OF_JANUARY + 20);
+          first = false;
+          return target.prepare(sql);
+        };
+      },
+    });
+  }
+
+  async function januaryKey(used: number): Promise<{ key: string; id: string }> {
+    const { key, id } = await createKey('free');
+    await env.DB.prepare('INSERT INTO monthly_usage (key_id, month, requests) VALUES (?, ?, ?)').bind(id, '2031-01', used).run();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(LAST_MS_OF_JANUARY);
+    return { key, id };
+  }
+
+  it('a usage request that starts in the last moment of a month reports that month in its body and RateLimit fields', async () => {
+    const { key } = await januaryKey(7);
+    const response = await callWith({ DB: midnightOnFirstQuery() }, '/v1/usage', { headers: { 'X-API-Key': key } });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Usage;
+    expect(body.usage).toEqual({ current: 7, limit: 500, resetAt: '2031-02-01T00:00:00.000Z' });
+    expect(response.headers.get('RateLimit-Policy')).toBe(`"minute";q=60;w=60, "month";q=500;w=${JANUARY_SECONDS}`);
+    expect(response.headers.get('RateLimit')).toMatch(/, "month";r=493;t=1$/);
+  });
+
+  it('a compression that starts in the last moment of a month counts in that month and reports it', async () => {
+    const { key, id } = await januaryKey(7);
+    const png = await fixture('api/z00n2c08.png');
+    const response = await callWith({ DB: midnightOnFirstQuery() }, '/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', png) });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    expect(response.headers.get('RateLimit-Policy')).toBe(`"minute";q=60;w=60, "month";q=500;w=${JANUARY_SECONDS}`);
+    expect(response.headers.get('RateLimit')).toMatch(/, "month";r=492;t=1$/);
+    const { results } = await env.DB.prepare('SELECT month, requests FROM monthly_usage WHERE key_id = ?').bind(id).all();
+    expect(results).toEqual([{ month: '2031-01', requests: 8 }]);
   });
 });

@@ -129,6 +129,21 @@ describe('JPEG: stripMetadata', () => {
     expect(out).toEqual(cat(header, scans));
   });
 
+  it('removes APPn and COM between scans and before EOI too, keeping the tables and scans there', async () => {
+    const header = (await plain()).subarray(0, jpegSosOffset(await plain()));
+    const sos = jpegSegment(0xda, hex('0301000211031100' + '3f00'));
+    const dht = jpegSegment(0xc4, hex('0000'));
+    const exif = exifApp1(tiffWithGps(6));
+    const comment = jpegSegment(0xfe, text('shot at Secret Street'));
+    const jfif = jpegSegment(0xe0, hex('4a46494600' + '0102' + '01' + '00480048' + '0000'));
+    const input = cat(header, sos, hex('12ff0034'), exif, dht, comment, sos, hex('9aff00bc'), jfif, comment, hex('ffd9'));
+    const { bytes, removed, orientation } = stripMetadataWithReport(input, 'jpeg');
+    expect(bytes).toEqual(cat(header, sos, hex('12ff0034'), dht, sos, hex('9aff00bc'), hex('ffd9')));
+    expect(removed).toEqual(['EXIF', 'COM', 'APP0']);
+    // Only an EXIF before the first scan gives the orientation.
+    expect(orientation).toBe(1);
+  });
+
   it('skips stray bytes between segments, as libjpeg does, and leaves them out', async () => {
     const input = await plain();
     const stray = cat(input.subarray(0, 20), text('\0\0stray'), input.subarray(20));

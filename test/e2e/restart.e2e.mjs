@@ -10,6 +10,7 @@ import { startWranglerDev } from '../../scripts/dev-server.mjs';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const state = mkdtempSync(join(tmpdir(), 'squeeze-restart-'));
 const png = readFileSync(join(root, 'test/fixtures/api/chelsea.png'));
+// The demo counts by CF-Connecting-IP, which `wrangler dev` takes from the client (Cloudflare's edge overwrites it).
 const ip = '198.51.100.200';
 let passed = 0;
 let failed = 0;

@@ -16,7 +16,10 @@ const photo = `${root}test/fixtures/site/chelsea.png`;
 const PHOTO_SIZE = { width: 451, height: 300 };
 const WAIT = { timeout: 60_000 };
 
-/** A client address of its own for each run and each browser context, so the demo limit starts at 5. */
+/**
+ * A client address of its own for each run and each browser context, so the demo limit starts at 5. This
+ * works only because `wrangler dev` passes a client-sent CF-Connecting-IP through; Cloudflare's edge overwrites it.
+ */
 const freshIp = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
 
 const problems = [];

@@ -1,6 +1,10 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { expect } from 'vitest';
 import { env, exports } from 'cloudflare:workers';
+import worker from '../../src/index';
+import type { Bindings } from '../../src/env';
 import { hashKey } from '../../src/keys/hash-key';
+import { keyDisplayPrefix, mintKey } from '../../src/keys/key-format';
 import type { PlanName } from '../../src/store/keys';
 import { insertKey } from '../../src/store/keys';
 
@@ -13,16 +17,24 @@ export function call(path: string, init?: RequestInit): Promise<Response> {
   return exports.default.fetch(new Request(BASE + path, init));
 }
 
+/** Calls the Worker's fetch handler with some bindings swapped (a failing or watched D1, a limiter that is down). */
+export async function callWith(bindings: Partial<Bindings>, path: string, init?: RequestInit): Promise<Response> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(new Request(BASE + path, init), { ...env, ...bindings }, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
 let keyCounter = 0;
 
-/** A fresh key of `plan`, stored as the key command stores it (hash only). */
+/** A fresh key of `plan`, of the real shape, stored as the key command stores it (hash only). */
 export async function createKey(plan: PlanName = 'free'): Promise<{ key: string; id: string }> {
-  const key = `sqz_test_${crypto.randomUUID().replaceAll('-', '')}`;
+  const key = mintKey();
   const id = `test-${++keyCounter}-${crypto.randomUUID()}`;
   await insertKey(env.DB, {
     id,
     keyHash: await hashKey(key),
-    prefix: key.slice(0, 12),
+    prefix: keyDisplayPrefix(key),
     plan,
     name: 'test',
     createdAt: new Date().toISOString(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isBlockedAddress, isReservedName } from '../../src/input/url/blocklist';
-import { parseIpv4, parseIpv6 } from '../../src/input/url/ip-literal';
+import { parseIpv4, parseIpv6 } from '../../src/net/ip-literal';
 
 const address = (text: string) => {
   const parsed = text.includes(':') ? parseIpv6(text) : parseIpv4(text);

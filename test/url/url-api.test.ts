@@ -49,6 +49,10 @@ describe('POST /v1/compress with a url', () => {
     [400, 'url_blocked', 'https://127.1/photo.png'],
     [400, 'url_blocked', 'https://[::ffff:169.254.169.254]/latest/meta-data/'],
     [400, 'url_blocked', 'https://metadata.google.internal/'],
+    [400, 'url_blocked', 'https://images.example.com:8443/photo.png'],
+    [400, 'url_blocked', 'https://images.example.com:22/photo.png'],
+    [400, 'url_blocked', 'https://images.example.com:80/photo.png'],
+    [400, 'url_blocked', 'https://images.example.com:6379/photo.png'],
   ])('answers %i %s for %s, before any network access', async (status, code, url) => {
     const network = fakeNetwork({});
     const response = await compressUrl({ url });
@@ -56,6 +60,23 @@ describe('POST /v1/compress with a url', () => {
     expect((await errorBody(response)).error).toBe(code);
     expect(network.dnsQueries).toHaveLength(0);
     expect(network.requests).toHaveLength(0);
+  });
+
+  it('fetches port 443 only: an explicit :443 is the same url, a redirect to another port is 400 url_blocked and not fetched', async () => {
+    const png = await fixture('container/basn2c08.png');
+    const elsewhere = 'https://images.example.com:8080/photo.png';
+    const network = fakeNetwork({
+      dns: publicHost('images.example.com'),
+      sites: { [IMAGE]: () => new Response(png), 'https://images.example.com/moved.png': () => new Response(null, { status: 302, headers: { Location: elsewhere } }) },
+    });
+    const ok = await compressUrl({ url: 'https://images.example.com:443/photo.png' });
+    expect(ok.status).toBe(200);
+    const moved = await compressUrl({ url: 'https://images.example.com/moved.png' });
+    expect(moved.status).toBe(400);
+    const error = await errorBody(moved);
+    expect(error.error).toBe('url_blocked');
+    expect(error.message).toMatch(/redirected/);
+    expect(network.urls()).not.toContain(elsewhere);
   });
 
   it('answers 400 url_blocked for a name that resolves to a private address, without fetching it', async () => {

@@ -35,8 +35,8 @@ describe('validateUrlSyntax: url_invalid', () => {
   ])('refuses %s (%s)', (url) => expect(syncCode(url)).toBe('url_invalid'));
 
   it('keeps a well-formed public url, without its fragment', () => {
-    expect(validateUrlSyntax('https://Images.Example.com:8443/a/cat.jpg?size=2#top').href).toBe(
-      'https://images.example.com:8443/a/cat.jpg?size=2',
+    expect(validateUrlSyntax('https://Images.Example.com:443/a/cat.jpg?size=2#top').href).toBe(
+      'https://images.example.com/a/cat.jpg?size=2',
     );
   });
 });

@@ -11,26 +11,34 @@ export const APP0 = 0xe0;
 export const APP1 = 0xe1;
 export const APP2 = 0xe2;
 export const APP14 = 0xee;
+export const APP15 = 0xef;
 export const COM = 0xfe;
 
 /** A segment's payload may hold at most 65535 - 2 bytes: the length field counts itself. */
 export const MAX_SEGMENT_PAYLOAD = 0xffff - 2;
 
-/** One marker segment before the first scan: its marker code and the payload after the length. */
+/** One marker segment: its marker code and the payload after the length. */
 export interface JpegSegment {
   marker: number;
   data: Uint8Array;
 }
 
+/**
+ * A piece of the file from the first SOS on: bytes kept verbatim (a scan, i.e. its SOS segment and
+ * the entropy-coded data after it, or a standalone marker), or a marker segment between or after
+ * scans (the tables of progressive files, and whatever APPn or COM a writer put there).
+ */
+export type JpegScanPart = { raw: Uint8Array } | JpegSegment;
+
 export interface JpegFile {
   /** The marker segments between SOI and the first SOS, in file order. */
   segments: JpegSegment[];
   /**
-   * From the first SOS marker through EOI, verbatim: the entropy-coded data and, in progressive
-   * files, the tables and scans between scans. Anything after EOI (trailers, the secondary images
-   * of MPF files with their own EXIF) is not part of the image and is left out.
+   * From the first SOS marker up to EOI, in file order; EOI itself is implied. Anything after EOI
+   * (trailers, the secondary images of MPF files with their own EXIF) is not part of the image and
+   * is left out.
    */
-  scans: Uint8Array;
+  scans: JpegScanPart[];
 }
 
 const isStandalone = (marker: number) => marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7);
@@ -48,7 +56,7 @@ export function parseJpeg(bytes: Uint8Array): JpegFile {
   let at = nextMarker(bytes, 2);
   for (;;) {
     const { marker, start, next } = readMarker(bytes, at);
-    if (marker === SOS) return { segments, scans: bytes.subarray(start, scanEnd(bytes, start)) };
+    if (marker === SOS) return { segments, scans: parseScans(bytes, start) };
     if (marker === SOI || marker === EOI || isStandalone(marker)) {
       throw unsupported(`JPEG marker 0x${marker.toString(16)} at offset ${start} before any image data.`);
     }
@@ -78,14 +86,30 @@ function segmentEnd(bytes: Uint8Array, lengthAt: number, start: number): number 
   return end;
 }
 
-/** Offset just past the EOI that ends the image, walking scans and the segments between them. */
-function scanEnd(bytes: Uint8Array, sos: number): number {
-  let at = sos;
+/**
+ * The pieces from the first SOS to EOI. A scan runs from its SOS marker to the marker after its
+ * entropy-coded data, fill bytes before that marker included, so scans are copied byte for byte.
+ */
+function parseScans(bytes: Uint8Array, firstSos: number): JpegScanPart[] {
+  const parts: JpegScanPart[] = [];
+  let scanStart: number | null = null;
+  let at = firstSos;
   for (;;) {
     const { marker, start, next } = readMarker(bytes, at);
-    if (marker === EOI) return next;
-    const end = isStandalone(marker) ? next : segmentEnd(bytes, next, start);
-    at = nextMarker(bytes, end);
+    if (scanStart !== null) parts.push({ raw: bytes.subarray(scanStart, start) });
+    scanStart = null;
+    if (marker === EOI) return parts;
+    if (marker === SOS) {
+      scanStart = start;
+      at = nextMarker(bytes, segmentEnd(bytes, next, start));
+    } else if (isStandalone(marker)) {
+      parts.push({ raw: bytes.subarray(start, next) });
+      at = nextMarker(bytes, next);
+    } else {
+      const end = segmentEnd(bytes, next, start);
+      parts.push({ marker, data: bytes.subarray(next + 2, end) });
+      at = nextMarker(bytes, end);
+    }
   }
 }
 
@@ -111,5 +135,6 @@ function encodeSegment({ marker, data }: JpegSegment): Uint8Array {
 }
 
 export function encodeJpeg({ segments, scans }: JpegFile): Uint8Array {
-  return concat([Uint8Array.of(0xff, SOI), ...segments.map(encodeSegment), scans]);
+  const tail = scans.map((part) => ('raw' in part ? part.raw : encodeSegment(part)));
+  return concat([Uint8Array.of(0xff, SOI), ...segments.map(encodeSegment), ...tail, Uint8Array.of(0xff, EOI)]);
 }

@@ -2,7 +2,7 @@ import type { ImageFormat } from '../types';
 import { asciiBytes, startsWith } from './bytes';
 import { exifOrientation, isExifSegment, jpegExif, minimalExif, minimalExifSegment, pngExif, webpExif } from './exif';
 import { isIccSegment } from './icc';
-import { APP0, APP1, APP14, COM, type JpegSegment, encodeJpeg, parseJpeg } from './jpeg-segments';
+import { APP0, APP1, APP14, APP15, COM, type JpegSegment, encodeJpeg, parseJpeg } from './jpeg-segments';
 import { type PngChunk, encodeChunk as encodePngChunk, encodePng, isCritical, parsePng } from './png-chunks';
 import { type RiffChunk, VP8X_EXIF, VP8X_XMP, encodeWebp, parseWebp, vp8xFlags, withVp8xFlags } from './webp-chunks';
 
@@ -42,10 +42,11 @@ const JFIF_LENGTH = 14;
  * JPEG keeps: APP0 JFIF (its embedded thumbnail, a copy of the picture, removed), APP2 ICC_PROFILE,
  * APP14 Adobe (its transform flag says whether the data is YCbCr or RGB/CMYK), and every table and
  * frame segment. Removed: all APP1 (EXIF, XMP), APP13 (IPTC, Photoshop), other APPn (MPF, JFXX
- * thumbnails, maker data), COM, and anything after EOI. Scans are copied verbatim.
+ * thumbnails, maker data), COM, and anything after EOI. From the first scan on, every APPn and COM
+ * is removed (JFIF, ICC and Adobe mean something only before it); scans are copied verbatim.
  */
 function stripJpeg(bytes: Uint8Array): StripResult {
-  const { segments, scans } = parseJpeg(bytes);
+  const { segments, scans: afterFirstScan } = parseJpeg(bytes);
   const exif = jpegExif(segments);
   const orientation = exif ? exifOrientation(exif) : 1;
   const removed = new Set<string>();
@@ -58,15 +59,22 @@ function stripJpeg(bytes: Uint8Array): StripResult {
       kept.push({ marker: APP0, data });
     } else if (isIccSegment(s) || (s.marker === APP14 && startsWith(s.data, ADOBE_ID))) {
       kept.push(s);
-    } else if ((s.marker >= APP0 && s.marker <= 0xef) || s.marker === COM) {
+    } else if (isAppOrComment(s)) {
       removed.add(jpegLabel(s));
     } else {
       kept.push(s);
     }
   }
   if (orientation !== 1) kept.splice(kept[0]?.marker === APP0 ? 1 : 0, 0, minimalExifSegment(orientation));
+  const scans = afterFirstScan.filter((part) => {
+    if ('raw' in part || !isAppOrComment(part)) return true;
+    removed.add(jpegLabel(part));
+    return false;
+  });
   return { bytes: encodeJpeg({ segments: kept, scans }), removed: [...removed], orientation };
 }
+
+const isAppOrComment = (s: JpegSegment) => (s.marker >= APP0 && s.marker <= APP15) || s.marker === COM;
 
 function jpegLabel(s: JpegSegment): string {
   if (s.marker === COM) return 'COM';

@@ -1,4 +1,4 @@
-import { parseIpv4, parseIpv6 } from './ip-literal';
+import { parseIpAddress } from '../../net/ip-literal';
 
 /**
  * Everything the url input refuses to reach, in one place to audit. A destination is blocked when its
@@ -15,7 +15,7 @@ interface Cidr {
 function cidr(text: string): Cidr {
   const slash = text.indexOf('/');
   const address = text.slice(0, slash);
-  const bytes = address.includes(':') ? parseIpv6(address) : parseIpv4(address);
+  const bytes = parseIpAddress(address);
   if (!bytes) throw new Error(`bad CIDR in the blocklist: ${text}`);
   return { bytes, bits: Number(text.slice(slash + 1)) };
 }

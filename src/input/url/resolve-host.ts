@@ -1,14 +1,14 @@
 import { ApiError } from '../../errors/api-error';
 import type { Deadline } from './deadline';
-import { parseIpv4, parseIpv6 } from './ip-literal';
+import { parseIpv4, parseIpv6 } from '../../net/ip-literal';
 import { discardBody } from './read-body';
 import { TransientFailure, withRetries } from './with-retries';
 
 /**
  * A Worker has no raw DNS, so names are resolved with DNS over HTTPS (Cloudflare's JSON API, the
  * schema Google's resolver also uses). The runtime resolves the name again when it connects; that
- * second answer is out of our hands (DNS rebinding), which is why production also sets the
- * `global_fetch_strictly_public` flag: this lookup is the guard we can test, not the only one.
+ * second answer is out of our hands (DNS rebinding), a window no platform flag closes (README, "URL
+ * input"): this lookup is the guard there is.
  */
 const DOH_ENDPOINT = 'https://cloudflare-dns.com/dns-query';
 

@@ -1,7 +1,7 @@
 import { ApiError } from '../../errors/api-error';
 import { isBlockedAddress, isReservedName } from './blocklist';
 import type { Deadline } from './deadline';
-import { parseHostAddress } from './ip-literal';
+import { parseHostAddress } from '../../net/ip-literal';
 import { resolveHost } from './resolve-host';
 
 /** Generous for signed CDN and storage URLs, yet bounds what we parse and send to DNS. */
@@ -12,9 +12,9 @@ const HOST_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
 
 /**
  * Everything about a url that can be decided without the network: 400 `url_invalid` for anything but
- * an absolute https URL without credentials and with a well-formed host; 400 `url_blocked` for a
- * reserved host name or an IP literal outside public unicast space. Returns the parsed URL, without
- * its fragment, which is exactly what gets fetched.
+ * an absolute https URL without credentials and with a well-formed host; 400 `url_blocked` for a port
+ * other than 443, a reserved host name or an IP literal outside public unicast space. Returns the
+ * parsed URL, without its fragment, which is exactly what gets fetched.
  */
 export function validateUrlSyntax(input: string): URL {
   if (input.length > MAX_URL_LENGTH) {
@@ -31,6 +31,9 @@ export function validateUrlSyntax(input: string): URL {
     throw new ApiError('url_invalid', 'The url must not contain credentials.');
   }
 
+  // Images are served on 443; another port is how a url reaches an admin or database service instead.
+  // The URL parser turns an explicit :443 into the default, the empty port.
+  if (url.port !== '') throw new ApiError('url_blocked', `The url's port ${url.port} is refused: only 443 is fetched.`);
   const address = parseHostAddress(url.hostname);
   if (address) {
     if (isBlockedAddress(address)) throw blocked(url.hostname);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHostAddress, parseIpv4, parseIpv6 } from '../../src/input/url/ip-literal';
+import { parseHostAddress, parseIpv4, parseIpv6 } from '../../src/net/ip-literal';
 
 const bytes = (address: Uint8Array | null) => (address ? [...address] : null);
 

@@ -1,11 +1,12 @@
 /**
- * Parses IP addresses as text into bytes (4 for IPv4, 16 for IPv6), so that the blocklist compares
- * numbers, never spellings.
+ * The project's one IP address parser: text into bytes (4 for IPv4, 16 for IPv6), so that the url
+ * blocklist and the demo's client buckets compare numbers, never spellings.
  *
  * Only canonical spellings are accepted here. URL hosts arrive already normalised by the WHATWG URL
  * parser (`new URL`), which turns every legacy IPv4 spelling (decimal `2130706433`, hex `0x7f000001`,
  * octal `0177.0.0.1`, short `127.1`, trailing dot) into dotted decimal; and that serialised URL is the
- * one we fetch, so what we check is what the runtime connects to. DNS answers use the same forms.
+ * one we fetch, so what we check is what the runtime connects to. DNS answers and the client address
+ * Cloudflare's edge sets (CF-Connecting-IP) use the same forms.
  */
 
 /** Dotted-decimal IPv4 (`a.b.c.d`, no leading zeros). */
@@ -40,6 +41,17 @@ export function parseIpv6(text: string): Uint8Array | null {
     bytes[2 * i + 1] = group & 0xff;
   }
   return bytes;
+}
+
+/** A dotted-decimal IPv4 or an IPv6 address, or null. */
+export function parseIpAddress(text: string): Uint8Array | null {
+  return parseIpv4(text) ?? parseIpv6(text);
+}
+
+/** The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:a.b.c.d, RFC 4291 2.5.5.2), or null. */
+export function unmapIpv4(address: Uint8Array): Uint8Array | null {
+  const mapped = address.length === 16 && address.subarray(0, 10).every((b) => b === 0) && address[10] === 0xff && address[11] === 0xff;
+  return mapped ? address.subarray(12) : null;
 }
 
 /** The address of a URL hostname (`1.2.3.4` or `[::1]`), or null when the host is a name. */
