@@ -56,8 +56,12 @@ export interface paths {
         put?: never;
         /**
          * Try compression without a key
-         * @description Quality 80, format `auto`, no other options. 5 requests per hour per client IP (IPv6 per /64);
-         *     every request counts, refused ones included, but a 429 does not. Files up to 5 MB.
+         * @description Quality 80, format `auto`, no other options. 5 requests per hour per client (IPv6 per /64) and
+         *     30 per network (IPv4 /24, IPv6 /48); every request counts, refused ones included, but a 429 does not.
+         *     Files up to 5 MB. The client is the address Cloudflare sets in `CF-Connecting-IP` (an IPv4-mapped
+         *     IPv6 address is its IPv4 address); a missing or unparsable one is 400 `bad_request`. For people on this site and
+         *     for scripts, not for other websites: a browser request sent from another site (`Sec-Fetch-Site` other than
+         *     `same-origin`, or a foreign `Origin`) is 403 `forbidden` and not counted.
          */
         post: operations["demoCompress"];
         delete?: never;
@@ -164,7 +168,7 @@ export interface components {
         };
         Error: {
             /** @enum {string} */
-            error: "bad_request" | "unsupported_image" | "url_invalid" | "url_blocked" | "url_invalid_content" | "unauthorized" | "not_found" | "file_too_large" | "image_too_large" | "url_too_large" | "rate_limited" | "quota_exceeded" | "internal_error" | "not_implemented" | "url_fetch_failed" | "service_unavailable" | "url_timeout";
+            error: "bad_request" | "unsupported_image" | "url_invalid" | "url_blocked" | "url_invalid_content" | "unauthorized" | "forbidden" | "not_found" | "file_too_large" | "image_too_large" | "url_too_large" | "rate_limited" | "quota_exceeded" | "internal_error" | "not_implemented" | "url_fetch_failed" | "service_unavailable" | "url_timeout";
             message: string;
         };
         RateLimitError: {
@@ -189,11 +193,11 @@ export interface components {
         "X-Output-Format": "jpeg" | "png" | "webp";
         /** @description What was done, comma-separated, when anything was: `orientation-applied` (the EXIF orientation was applied to the pixels; the output has no orientation tag), `resized` (to fit maxWidth/maxHeight, which refer to the image as displayed), `converted` (format change), `alpha-flattened` (transparency composited onto white for JPEG), `icc-kept` (the colour profile was carried over), `original-returned` (re-encoding would not have been smaller: the input comes back with its metadata stripped). */
         "X-Compression-Notes": string;
-        /** @description Demo requests this client IP has left in the current hour. */
+        /** @description Demo requests this client has left in the current hour: the smaller of its own and its network's. */
         "X-Demo-Remaining": number;
         /** @description `Accept` when format is `auto`: the output format may depend on that header. */
         Vary: string;
-        /** @description IETF draft field: every window as `"name";q=<quota>;w=<seconds>` (minute and month for a key, hour for the demo). */
+        /** @description IETF draft field: every window as `"name";q=<quota>;w=<seconds>` (minute and month for a key; for the demo, hour per client and network per IPv4 /24 or IPv6 /48). */
         "RateLimit-Policy": string;
         /** @description IETF draft field: every window as `"name";r=<remaining>;t=<seconds to reset>`. */
         RateLimit: string;
@@ -203,7 +207,7 @@ export interface components {
         "RateLimit-Remaining": number;
         /** @description Older form: seconds until the first window frees a request. */
         "RateLimit-Reset": number;
-        /** @description Seconds to wait before the next request is allowed (every 429). */
+        /** @description Seconds to wait before trying again (every 429, and 503 `service_unavailable`). */
         "Retry-After": number;
     };
     pathItems: never;
@@ -282,7 +286,7 @@ export interface operations {
              *
              *     `url_invalid`: The url must be a valid https URL without credentials.
              *
-             *     `url_blocked`: The url points to a private or internal address.
+             *     `url_blocked`: The url points to a private or internal address, or to a port other than 443.
              *
              *     `url_invalid_content`: The url did not return a supported image.
              */
@@ -388,6 +392,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -464,6 +469,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `forbidden`: Cross-site requests are refused. */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /**
              * @description `file_too_large`: The image file is too large.
              *
@@ -523,6 +543,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -605,6 +626,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
