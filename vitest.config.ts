@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
 
 const root = import.meta.dirname;
@@ -12,7 +12,10 @@ export default defineConfig({
     cloudflareTest({
       wrangler: { configPath: './wrangler.toml' },
       miniflare: {
-        bindings: { TEST_SCHEMA: await readFile(resolve(root, 'schema.sql'), 'utf8') },
+        // The migrations, applied by test/helpers/setup.ts; tests run in local mode (mail to the outbox).
+        bindings: { TEST_MIGRATIONS: await readD1Migrations(resolve(root, 'migrations')), MAIL_TRANSPORT: 'outbox' },
+        // Cloudflare's send_email binding as wrangler simulates it, for the test of MAIL_TRANSPORT=cloudflare.
+        email: { send_email: [{ name: 'EMAIL', allowed_sender_addresses: ['login@squeeze.test'], allowed_destination_addresses: ['allowed@example.com'] }] },
         // Test fixtures are served from disk by a Node-side binding: workerd has no file system.
         serviceBindings: {
           FIXTURES: async (request: Request) => {

@@ -1,12 +1,12 @@
 // Starts `wrangler dev` for the browser, load and restart scripts: on loopback, free ports, a local state
-// of its own (schema applied first), and stops it again, workerd included.
+// of its own (migrations applied first), in local mode (mail to the outbox), and stops it again, workerd included.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { applySchema, wranglerBin, wranglerEnv } from './wrangler.mjs';
+import { applyMigrations, LOCAL_MODE_VARS, wranglerBin, wranglerEnv } from './wrangler.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -73,11 +73,11 @@ export async function startWranglerDev({ state: givenState, preferredPort = 8799
   running.add(stop);
 
   try {
-    applySchema(false, state);
+    applyMigrations(false, state);
     const port = await freePort(preferredPort);
     const inspectorPort = await freePort();
     if (stopped) throw new Error('stopped while starting');
-    const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false'];
+    const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false', ...LOCAL_MODE_VARS];
     // Its own process group, so stopping it also ends workerd, which wrangler starts as a child.
     child = spawn(process.execPath, [wranglerBin, ...args], { cwd: root, env: wranglerEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => output.push(String(d)));

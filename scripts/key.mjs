@@ -1,17 +1,15 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { applySchema, d1Target, runWrangler } from './wrangler.mjs';
+import { auditSql, fail, literal, openD1, PLANS } from './d1.mjs';
 
 const USAGE = `Usage:
   npm run key -- create --plan free|pro|business [--name TEXT] [--remote]
   npm run key -- list [--remote]
   npm run key -- revoke <key id or key prefix> [--remote]
 
-Works against the local D1 that \`npm start\` uses; --remote targets the deployed D1.`;
-const PLANS = ['free', 'pro', 'business'];
+Works against the local D1 that \`npm start\` uses; --remote targets the deployed D1. Pending migrations are
+applied first. A created key gets an account of its own (no email: it has no dashboard sign-in); accounts
+are managed with \`npm run account\`.`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -19,68 +17,61 @@ const { values, positionals } = parseArgs({
 });
 const [command, target] = positionals;
 
-/** SQL string literal: the only quoting this script needs, since values go through a file, not a shell. */
-const literal = (value) => (value === null || value === undefined ? 'NULL' : `'${String(value).replaceAll("'", "''")}'`);
-
-function execute(sql) {
-  const dir = mkdtempSync(join(tmpdir(), 'squeeze-key-'));
-  try {
-    writeFileSync(join(dir, 'command.sql'), sql);
-    return runWrangler(['d1', 'execute', 'DB', ...d1Target(values.remote), '--json', '--file', join(dir, 'command.sql')]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function query(sql) {
-  const output = execute(sql);
-  const parsed = JSON.parse(output.slice(output.indexOf('[')));
-  return parsed.flatMap((result) => result.results ?? []);
-}
-
-function fail(message) {
-  console.error(message);
-  process.exit(2);
-}
-
 if (values.help || !command) {
   console.log(USAGE);
   process.exit(values.help ? 0 : 2);
 }
-applySchema(values.remote);
+if (!['create', 'list', 'revoke'].includes(command)) fail(USAGE);
+if (command === 'create' && !PLANS.includes(values.plan)) fail(`--plan must be one of ${PLANS.join(', ')}.\n\n${USAGE}`);
+if (command === 'revoke' && !target) fail(`revoke needs a key id or prefix.\n\n${USAGE}`);
+const db = openD1(values.remote);
+const now = new Date().toISOString();
 
 if (command === 'create') {
-  if (!PLANS.includes(values.plan)) fail(`--plan must be one of ${PLANS.join(', ')}.\n\n${USAGE}`);
   // 192 random bits, base64url; the prefix makes a leaked key recognisable to secret scanners.
   const key = `sqz_${randomBytes(24).toString('base64url')}`;
   const id = randomUUID();
-  execute(
-    `INSERT INTO api_keys (id, key_hash, prefix, plan, name, created_at) VALUES (${[
-      id,
-      createHash('sha256').update(key).digest('hex'),
-      key.slice(0, 12),
-      values.plan,
-      values.name ?? null,
-      new Date().toISOString(),
-    ]
-      .map(literal)
-      .join(', ')});`,
+  const accountId = randomUUID();
+  const prefix = key.slice(0, 12);
+  db.execute(
+    [
+      `INSERT INTO accounts (id, plan, created_at) VALUES (${[accountId, values.plan, now].map(literal).join(', ')});`,
+      `INSERT INTO api_keys (id, account_id, key_hash, prefix, name, created_at) VALUES (${[
+        id,
+        accountId,
+        createHash('sha256').update(key).digest('hex'),
+        prefix,
+        values.name ?? null,
+        now,
+      ]
+        .map(literal)
+        .join(', ')});`,
+      auditSql(accountId, 'account_created', `npm run key -- create --plan ${values.plan}`, now),
+      auditSql(accountId, 'key_created', prefix, now),
+    ].join('\n'),
   );
-  console.log(`Created a ${values.plan} key (id ${id}${values.name ? `, name "${values.name}"` : ''}).`);
+  console.log(`Created a ${values.plan} key (id ${id}${values.name ? `, name "${values.name}"` : ''}) in account ${accountId}.`);
   console.log('It is shown once and only its SHA-256 is stored: keep it now. Send it as the X-API-Key header.');
   console.log(key);
 } else if (command === 'list') {
-  const rows = query('SELECT id, prefix, plan, name, created_at, revoked_at FROM api_keys ORDER BY created_at;');
+  const rows = db.query(
+    `SELECT k.id, k.prefix, a.plan, k.name, k.created_at, k.revoked_at, k.expires_at, coalesce(a.email, a.id) AS account
+       FROM api_keys k JOIN accounts a ON a.id = k.account_id ORDER BY k.created_at;`,
+  );
   if (rows.length === 0) console.log('No keys yet: npm run key -- create --plan free');
   for (const r of rows) {
-    console.log([r.id, `${r.prefix}…`, r.plan, r.name ?? '-', r.created_at, r.revoked_at ? `revoked ${r.revoked_at}` : 'active'].join('\t'));
+    const status = r.revoked_at ? `revoked ${r.revoked_at}` : r.expires_at ? `${r.expires_at > now ? 'ends' : 'ended'} ${r.expires_at}` : 'active';
+    console.log([r.id, `${r.prefix}…`, r.plan, r.name ?? '-', r.created_at, status, r.account].join('\t'));
   }
-} else if (command === 'revoke') {
-  if (!target) fail(`revoke needs a key id or prefix.\n\n${USAGE}`);
-  const matches = query(`SELECT id FROM api_keys WHERE id = ${literal(target)} OR prefix = ${literal(target.slice(0, 12))};`);
-  if (matches.length !== 1) fail(matches.length ? `${target} matches ${matches.length} keys; use the id.` : `No key matches ${target}.`);
-  execute(`UPDATE api_keys SET revoked_at = ${literal(new Date().toISOString())} WHERE id = ${literal(matches[0].id)} AND revoked_at IS NULL;`);
-  console.log(`Revoked ${matches[0].id}.`);
 } else {
-  fail(USAGE);
+  const matches = db.query(`SELECT id, account_id, prefix FROM api_keys WHERE id = ${literal(target)} OR prefix = ${literal(target.slice(0, 12))};`);
+  if (matches.length !== 1) fail(matches.length ? `${target} matches ${matches.length} keys; use the id.` : `No key matches ${target}.`);
+  const [match] = matches;
+  db.execute(
+    [
+      `UPDATE api_keys SET revoked_at = ${literal(now)} WHERE id = ${literal(match.id)} AND revoked_at IS NULL;`,
+      auditSql(match.account_id, 'key_revoked', `${match.prefix} (npm run key -- revoke)`, now, { ifChanged: true }),
+    ].join('\n'),
+  );
+  console.log(`Revoked ${match.id}.`);
 }

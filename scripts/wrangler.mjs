@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The local state that `npm start`, the key command and the schema step all share. SQUEEZE_STATE moves
+ * The local state that `npm start`, the operator commands and the migrations step all share. SQUEEZE_STATE moves
  * it, so that the load and restart scripts can run against a state of their own.
  */
 export const LOCAL_STATE = process.env.SQUEEZE_STATE ?? '.wrangler/state';
@@ -10,6 +10,12 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export const wranglerBin = fileURLToPath(new URL('../node_modules/wrangler/bin/wrangler.js', import.meta.url));
 // No telemetry or update checks: the machine may have no network at all.
 export const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: process.env.CI ?? '1', NO_COLOR: '1' };
+
+/**
+ * Local mode, for `npm start` and the scripts' dev servers: mail goes to the Worker's outbox (the link is
+ * printed in the terminal and served at /dev/outbox to loopback clients) instead of being sent.
+ */
+export const LOCAL_MODE_VARS = ['--var', 'MAIL_TRANSPORT:outbox'];
 
 /** Runs wrangler with the project's Node (22, from the `node` devDependency) and captures its output. */
 export function runWrangler(args) {
@@ -33,7 +39,7 @@ export function d1Target(remote, state = LOCAL_STATE) {
   return remote ? ['--remote'] : ['--local', '--persist-to', state];
 }
 
-/** Applies schema.sql (idempotent) to the chosen D1. */
-export function applySchema(remote = false, state = LOCAL_STATE) {
-  runWrangler(['d1', 'execute', 'DB', ...d1Target(remote, state), '--file', 'schema.sql']);
+/** Applies the migrations in migrations/ that the chosen D1 has not had yet (CI=1: without a prompt). */
+export function applyMigrations(remote = false, state = LOCAL_STATE) {
+  runWrangler(['d1', 'migrations', 'apply', 'DB', ...d1Target(remote, state)]);
 }

@@ -3,23 +3,38 @@ import type { AppEnv } from './env';
 import { ApiError } from './errors/api-error';
 import { renderError } from './errors/render-error';
 import { answerOptions } from './middleware/answer-options';
+import { pageHeaders } from './middleware/page-headers';
 import { readClock } from './middleware/read-clock';
+import { refuseCrossSitePosts } from './middleware/refuse-cross-site';
+import { requireSession } from './middleware/require-session';
 import { responseHeaders } from './middleware/response-headers';
+import { renderErrorPage } from './pages/error-page';
 import { compressRoute } from './routes/compress';
+import { dashboardRoutes } from './routes/dashboard';
 import { demoRoute } from './routes/demo';
+import { devOutboxRoutes } from './routes/dev-outbox';
 import { healthRoute } from './routes/health';
+import { signInRoutes } from './routes/sign-in';
 import { usageRoute } from './routes/usage';
 
-export const app = new Hono<AppEnv>()
-  .use(responseHeaders())
-  .use(readClock())
+export const app = new Hono<AppEnv>().use(responseHeaders()).use(readClock());
+
+// Pages the Worker draws (the rest of the site is static): their headers, errors as pages, and no
+// cross-site POST; the dashboard's behind a session.
+for (const path of ['/signup', '/signin', '/auth/*', '/dashboard/*']) app.use(path, pageHeaders(), refuseCrossSitePosts());
+app.use('/dashboard/*', requireSession());
+
+app
   .route('/', healthRoute)
   .route('/', compressRoute)
   .route('/', demoRoute)
-  .route('/', usageRoute);
+  .route('/', usageRoute)
+  .route('/', signInRoutes)
+  .route('/', dashboardRoutes)
+  .route('/', devOutboxRoutes);
 
 app.use(answerOptions(() => app.routes));
 app.notFound(() => {
   throw new ApiError('not_found');
 });
-app.onError(renderError);
+app.onError((err, c) => (c.get('htmlErrors') ? renderErrorPage(err, c) : renderError(err, c)));

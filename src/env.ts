@@ -1,11 +1,24 @@
 import type { WindowState } from './durable/rate-limiter';
 import type { RateLimiter } from './durable/rate-limiter';
+import type { Session } from './sessions/sessions';
 import type { ApiKeyRecord } from './store/keys';
 
-/** The bindings declared in wrangler.toml. */
+/** The bindings declared in wrangler.toml, and the variables that configure mail (README, "Mail"). */
 export interface Bindings {
   DB: D1Database;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /**
+   * How sign-in mail leaves: `outbox` is local mode (`npm start`, tests: kept in the Worker and served at
+   * /dev/outbox to loopback clients), `cloudflare` sends through the EMAIL binding, `resend` through
+   * Resend's HTTPS API with RESEND_API_KEY. Unset: sign-in answers 503 rather than pretend to send.
+   */
+  MAIL_TRANSPORT?: string;
+  /** The sender of sign-in mail, e.g. `Squeeze <login@example.com>`. */
+  MAIL_FROM?: string;
+  EMAIL?: SendEmail;
+  RESEND_API_KEY?: string;
+  /** Where the plan page tells users to ask for an upgrade. */
+  SUPPORT_EMAIL?: string;
 }
 
 /** What middleware hands to the routes. */
@@ -14,6 +27,9 @@ export interface Variables {
   nowMs: number;
   apiKey: ApiKeyRecord;
   minuteWindow: WindowState;
+  session: Session;
+  /** Set on dashboard and sign-in routes: errors there are rendered as pages, not JSON. */
+  htmlErrors: boolean;
 }
 
 export interface AppEnv {

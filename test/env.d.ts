@@ -1,3 +1,4 @@
+import type { D1Migration } from 'cloudflare:test';
 import type { Bindings } from '../src/env';
 
 declare global {
@@ -6,8 +7,8 @@ declare global {
       mainModule: typeof import('../src/index');
     }
     interface Env extends Bindings {
-      /** schema.sql, read by vitest.config.ts. */
-      TEST_SCHEMA: string;
+      /** migrations/, read by vitest.config.ts. */
+      TEST_MIGRATIONS: D1Migration[];
       /** Serves test/fixtures/<name> from disk. */
       FIXTURES: Fetcher;
       /** The static site (wrangler.toml [assets]), with public/_headers applied. */

@@ -17,11 +17,11 @@ export interface QuotaSlot {
 }
 
 /**
- * Reserves one compression of the month before the work starts, so that concurrent requests can
- * never overshoot the quota; only a committed slot counts (decisions.md: successes only). The
- * reservation lives as long as the request: it is renewed while the request waits and works, and a
- * commit counts only if it was still held (store/usage.ts), so a request that outlived its
- * reservation cannot count on top of the one its slot went to.
+ * Reserves one compression of the account's month (all its keys share it) before the work starts, so
+ * that concurrent requests can never overshoot the quota; only a committed slot counts (decisions.md:
+ * successes only). The reservation lives as long as the request: it is renewed while the request
+ * waits and works, and a commit counts only if it was still held (store/usage.ts), so a request that
+ * outlived its reservation cannot count on top of the one its slot went to.
  */
 export async function reserveQuota(env: Bindings, key: ApiKeyRecord, requestMs: number): Promise<QuotaSlot> {
   // The month is the request's (read-clock.ts); whether a reservation is held is about the present.
@@ -30,17 +30,19 @@ export async function reserveQuota(env: Bindings, key: ApiKeyRecord, requestMs: 
   const quotaExceeded = () =>
     new ApiError(
       'quota_exceeded',
-      `The monthly quota of ${key.monthlyQuota} compressions of the ${key.plan} plan is used up; it resets ${new Date(month.resetMs).toISOString()}.`,
+      `The account's monthly quota of ${key.monthlyQuota} compressions of the ${key.plan} plan is used up; it resets ${new Date(month.resetMs).toISOString()}.`,
       tooManyRequestsDetails(month.resetMs, requestMs),
     );
-  const slot = { id, keyId: key.id, month: month.key, quota: key.monthlyQuota };
+  const slot = { id, accountId: key.accountId, keyId: key.id, month: month.key, quota: key.monthlyQuota };
   if (!(await reserveQuotaSlot(env.DB, { ...slot, nowMs: Date.now() }))) throw quotaExceeded();
   // A renewal that fails (a D1 blip) is not fatal: the commit decides whether the slot was still held.
   const renewal = setInterval(() => renewQuotaSlot(env.DB, id, Date.now()).catch(() => undefined), RESERVATION_RENEW_MS);
   return {
     async commit(bytesIn, bytesOut) {
       clearInterval(renewal);
-      if (!(await commitQuotaSlot(env.DB, { ...slot, bytesIn, bytesOut, nowMs: Date.now() }))) throw quotaExceeded();
+      // The day of the dashboard's chart is the request's too, so it falls in the month that counted it.
+      const day = new Date(requestMs).toISOString().slice(0, 10);
+      if (!(await commitQuotaSlot(env.DB, { ...slot, day, bytesIn, bytesOut, nowMs: Date.now() }))) throw quotaExceeded();
     },
     async release() {
       clearInterval(renewal);

@@ -4,18 +4,31 @@ import { ApiError } from '../errors/api-error';
 import { hashKey } from '../keys/hash-key';
 import { hasKeyShape } from '../keys/key-format';
 import { monthWindow } from '../limits/month';
-import { findKeyByHash } from '../store/keys';
+import { findKeyByHash, touchKeyLastUsed, type ApiKeyRecord } from '../store/keys';
 
-/** Resolves X-API-Key to a live key and its plan; the first check of every authenticated request. */
+const WHY_NOT: Record<NonNullable<ApiKeyRecord['inactive']>, string> = {
+  revoked: 'The API key is invalid: it has been revoked.',
+  expired: 'The API key is invalid: it was rolled and its grace period has ended.',
+  account_disabled: 'The API key is invalid: its account is disabled.',
+};
+/** "Last used" is shown to the hour: no need to write it on every request. */
+const LAST_USED_EVERY_MS = 3_600_000;
+
+/** Resolves X-API-Key to a working key and its account's plan; the first check of every authenticated request. */
 export function authenticate(): MiddlewareHandler<AppEnv> {
   return async function authenticateMiddleware(c, next) {
     const key = c.req.header('X-API-Key')?.trim();
     if (!key) throw new ApiError('unauthorized', 'The X-API-Key header is missing.');
     // Anything that is not shaped like a key is refused here: guessing costs no D1 query.
     if (!hasKeyShape(key)) throw invalidKey();
-    const record = await findKeyByHash(c.env.DB, await hashKey(key), monthWindow(c.get('nowMs')).key);
+    const nowMs = c.get('nowMs');
+    const now = new Date(nowMs).toISOString();
+    const record = await findKeyByHash(c.env.DB, await hashKey(key), monthWindow(nowMs).key, now);
     if (!record) throw invalidKey();
-    if (record.revoked) throw new ApiError('unauthorized', 'The API key is invalid: it has been revoked.');
+    if (record.inactive) throw new ApiError('unauthorized', WHY_NOT[record.inactive]);
+    if (!record.lastUsedAt || Date.parse(record.lastUsedAt) < nowMs - LAST_USED_EVERY_MS) {
+      c.executionCtx.waitUntil(touchKeyLastUsed(c.env.DB, record.id, now, new Date(nowMs - LAST_USED_EVERY_MS).toISOString()));
+    }
     c.set('apiKey', record);
     await next();
   };

@@ -7,14 +7,15 @@ import { hitWindow } from '../limits/sliding-window';
 import { MINUTE_MS } from '../limits/windows';
 
 /**
- * The per-minute sliding window of a key (every authenticated endpoint counts), and the RateLimit
- * headers on every authenticated response, errors included. Runs after authenticate().
+ * The per-minute sliding window of the key's account (every authenticated endpoint counts), and the
+ * RateLimit headers on every authenticated response, errors included. Runs after authenticate().
  */
 export function limitPerMinute(): MiddlewareHandler<AppEnv> {
   return async function limitPerMinuteMiddleware(c, next) {
     const key = c.get('apiKey');
     const nowMs = c.get('nowMs');
-    const minute = await hitWindow(c.env, `key:${key.id}`, key.perMinute, MINUTE_MS, nowMs);
+    // The account's window: all its keys share it, so more keys do not mean more requests.
+    const minute = await hitWindow(c.env, `account:${key.accountId}`, key.perMinute, MINUTE_MS, nowMs);
     if (!minute.allowed) {
       const details = tooManyRequestsDetails(minute.resetMs, nowMs);
       throw new ApiError('rate_limited', `Rate limit of ${key.perMinute} requests per minute exceeded.`, {

@@ -1,36 +1,52 @@
-/** Typed D1 queries on API keys and plans. */
+/** Typed D1 queries on API keys. The rules (names, how many, roll) are in src/keys/account-keys.ts. */
 
 export type PlanName = 'free' | 'pro' | 'business';
 
 export interface ApiKeyRecord {
   id: string;
+  accountId: string;
+  name: string | null;
+  prefix: string;
   plan: PlanName;
   perMinute: number;
   monthlyQuota: number;
-  revoked: boolean;
-  /** Successful compressions in the month asked about when the key was looked up. */
+  /** Why the key does not work, or null when it does. */
+  inactive: 'revoked' | 'expired' | 'account_disabled' | null;
+  lastUsedAt: string | null;
+  /** The account's successful compressions (all its keys) in the month asked about when the key was looked up. */
   monthRequests: number;
 }
 
 interface KeyRow {
   id: string;
+  account_id: string;
+  name: string | null;
+  prefix: string;
   plan: PlanName;
   per_minute: number;
   monthly_quota: number;
   revoked_at: string | null;
+  expires_at: string | null;
+  disabled_at: string | null;
+  last_used_at: string | null;
   month_requests: number | null;
 }
 
+/** A key that works at `now` (an ISO time parameter): not revoked, not past the end a roll gave it. */
+const live = (now: string) => `(revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${now}))`;
+
 /**
- * The key with this SHA-256 hash, its plan's limits and its usage in `month`, in one round trip,
- * or null when there is none.
+ * The key with this SHA-256 hash, its account's plan and limits and the account's compressions in
+ * `month` (all its keys), in one round trip, or null when there is none.
  */
-export async function findKeyByHash(db: D1Database, keyHash: string, month: string): Promise<ApiKeyRecord | null> {
+export async function findKeyByHash(db: D1Database, keyHash: string, month: string, nowIso: string): Promise<ApiKeyRecord | null> {
   const row = await db
     .prepare(
-      `SELECT k.id, k.plan, k.revoked_at, p.per_minute, p.monthly_quota, u.requests AS month_requests
-         FROM api_keys k JOIN plans p ON p.name = k.plan
-         LEFT JOIN monthly_usage u ON u.key_id = k.id AND u.month = ?
+      `SELECT k.id, k.account_id, k.name, k.prefix, a.plan, k.revoked_at, k.expires_at, a.disabled_at, k.last_used_at,
+              p.per_minute, p.monthly_quota,
+              (SELECT sum(u.requests) FROM monthly_usage u JOIN api_keys mine ON mine.id = u.key_id
+                WHERE mine.account_id = k.account_id AND u.month = ?) AS month_requests
+         FROM api_keys k JOIN accounts a ON a.id = k.account_id JOIN plans p ON p.name = a.plan
         WHERE k.key_hash = ?`,
     )
     .bind(month, keyHash)
@@ -38,26 +54,147 @@ export async function findKeyByHash(db: D1Database, keyHash: string, month: stri
   if (!row) return null;
   return {
     id: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    prefix: row.prefix,
     plan: row.plan,
     perMinute: row.per_minute,
     monthlyQuota: row.monthly_quota,
-    revoked: row.revoked_at !== null,
+    inactive:
+      row.revoked_at !== null ? 'revoked' : row.expires_at !== null && row.expires_at <= nowIso ? 'expired' : row.disabled_at !== null ? 'account_disabled' : null,
+    lastUsedAt: row.last_used_at,
     monthRequests: row.month_requests ?? 0,
   };
 }
 
+/** Records use of a key, at most once per `everyMs` (the dashboard shows "last used", not a log). */
+export async function touchKeyLastUsed(db: D1Database, id: string, nowIso: string, staleBeforeIso: string): Promise<void> {
+  await db
+    .prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)')
+    .bind(nowIso, id, staleBeforeIso)
+    .run();
+}
+
 export interface NewKey {
   id: string;
+  accountId: string;
   keyHash: string;
   prefix: string;
-  plan: PlanName;
   name: string | null;
   createdAt: string;
 }
 
-export async function insertKey(db: D1Database, key: NewKey): Promise<void> {
-  await db
-    .prepare('INSERT INTO api_keys (id, key_hash, prefix, plan, name, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .bind(key.id, key.keyHash, key.prefix, key.plan, key.name, key.createdAt)
-    .run();
+/** Inserts a key, unconditionally: the operator command's single key of a new account. */
+export function insertKeyStatement(db: D1Database, key: NewKey): D1PreparedStatement {
+  return db
+    .prepare('INSERT INTO api_keys (id, account_id, key_hash, prefix, name, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .bind(key.id, key.accountId, key.keyHash, key.prefix, key.name, key.createdAt);
+}
+
+/**
+ * Inserts a key only while the account has fewer than `maxLive` working keys: one statement, so
+ * concurrent creations cannot pass the limit together.
+ */
+export function insertKeyIfRoomStatement(db: D1Database, key: NewKey, maxLive: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO api_keys (id, account_id, key_hash, prefix, name, created_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6
+        WHERE (SELECT count(*) FROM api_keys WHERE account_id = ?2 AND ${live('?6')}) < ?7`,
+    )
+    .bind(key.id, key.accountId, key.keyHash, key.prefix, key.name, key.createdAt, maxLive);
+}
+
+/**
+ * The new key of a roll: inserted with the old key's name only if the old key is the account's, works
+ * and has no end set yet, and the account then has at most `maxLive` working keys (the old one counts
+ * while `oldEnds` is later than now). The statements after it check changes() to act only if it did.
+ */
+export function insertRolledKeyStatement(
+  db: D1Database,
+  roll: { oldId: string; key: Omit<NewKey, 'name'>; oldEnds: string; maxLive: number },
+): D1PreparedStatement {
+  const { oldId, key, oldEnds, maxLive } = roll;
+  return db
+    .prepare(
+      `INSERT INTO api_keys (id, account_id, key_hash, prefix, name, created_at)
+       SELECT ?1, ?2, ?3, ?4, name, ?6 FROM api_keys
+        WHERE id = ?5 AND account_id = ?2 AND revoked_at IS NULL AND expires_at IS NULL
+          AND (SELECT count(*) FROM api_keys WHERE account_id = ?2 AND ${live('?6')} AND NOT (id = ?5 AND ?7 <= ?6)) < ?8`,
+    )
+    .bind(key.id, key.accountId, key.keyHash, key.prefix, oldId, key.createdAt, oldEnds, maxLive);
+}
+
+/** Ends the old key of a roll at `ends` (now: revoked; later: expires), if the statement before it inserted. */
+export function endRolledKeyStatement(db: D1Database, oldId: string, ends: string, nowIso: string): D1PreparedStatement {
+  return ends <= nowIso
+    ? db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND changes() = 1').bind(nowIso, oldId)
+    : db.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ? AND changes() = 1').bind(ends, oldId);
+}
+
+/** Revokes a working key of the account now. */
+export function revokeKeyStatement(db: D1Database, accountId: string, id: string, nowIso: string): D1PreparedStatement {
+  return db
+    .prepare(`UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2 AND account_id = ?3 AND ${live('?1')}`)
+    .bind(nowIso, id, accountId);
+}
+
+export interface ListedKey {
+  id: string;
+  name: string | null;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  monthRequests: number;
+}
+
+/** The account's keys, newest first, with their compressions in `month`. */
+export async function listAccountKeys(db: D1Database, accountId: string, month: string): Promise<ListedKey[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT k.id, k.name, k.prefix, k.created_at, k.last_used_at, k.expires_at, k.revoked_at, coalesce(u.requests, 0) AS month_requests
+         FROM api_keys k LEFT JOIN monthly_usage u ON u.key_id = k.id AND u.month = ?
+        WHERE k.account_id = ?
+        ORDER BY k.created_at DESC, k.id`,
+    )
+    .bind(month, accountId)
+    .all<{
+      id: string;
+      name: string | null;
+      prefix: string;
+      created_at: string;
+      last_used_at: string | null;
+      expires_at: string | null;
+      revoked_at: string | null;
+      month_requests: number;
+    }>();
+  return results.map((r) => ({
+    id: r.id,
+    name: r.name,
+    prefix: r.prefix,
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+    expiresAt: r.expires_at,
+    revokedAt: r.revoked_at,
+    monthRequests: r.month_requests,
+  }));
+}
+
+export interface AccountKey {
+  id: string;
+  name: string | null;
+  prefix: string;
+  revokedAt: string | null;
+  expiresAt: string | null;
+}
+
+/** One key of the account, or null (another account's key id is as unknown as a made-up one). */
+export async function findAccountKey(db: D1Database, accountId: string, id: string): Promise<AccountKey | null> {
+  const row = await db
+    .prepare('SELECT id, name, prefix, revoked_at, expires_at FROM api_keys WHERE id = ? AND account_id = ?')
+    .bind(id, accountId)
+    .first<{ id: string; name: string | null; prefix: string; revoked_at: string | null; expires_at: string | null }>();
+  return row && { id: row.id, name: row.name, prefix: row.prefix, revokedAt: row.revoked_at, expiresAt: row.expires_at };
 }

@@ -77,10 +77,10 @@ describe('monthly quota', () => {
   });
 
   it('ignores a stale reservation left by a request that died', async () => {
-    const { key, id } = await createKey('free');
+    const { key, id, accountId } = await createKey('free');
     await setUsed(id, 499);
-    await env.DB.prepare('INSERT INTO quota_reservations (id, key_id, month, created_ms) VALUES (?, ?, ?, ?)')
-      .bind('dead', id, monthWindow(Date.now()).key, Date.now() - 10 * 60_000)
+    await env.DB.prepare('INSERT INTO quota_reservations (id, account_id, month, created_ms) VALUES (?, ?, ?, ?)')
+      .bind('dead', accountId, monthWindow(Date.now()).key, Date.now() - 10 * 60_000)
       .run();
     const response = await compressPng(key);
     expect(response.status).toBe(200);
@@ -139,13 +139,15 @@ function heldNetwork() {
   };
 }
 
-/** Moves every reservation of the key back in time, as if its request had waited `ms` longer. */
-async function ageReservations(keyId: string, ms: number): Promise<void> {
-  await env.DB.prepare('UPDATE quota_reservations SET created_ms = created_ms - ? WHERE key_id = ?').bind(ms, keyId).run();
+/** Moves every reservation of the account back in time, as if its request had waited `ms` longer. */
+async function ageReservations(accountId: string, ms: number): Promise<void> {
+  await env.DB.prepare('UPDATE quota_reservations SET created_ms = created_ms - ? WHERE account_id = ?').bind(ms, accountId).run();
 }
 
-async function reservationAges(keyId: string): Promise<number[]> {
-  const { results } = await env.DB.prepare('SELECT created_ms FROM quota_reservations WHERE key_id = ?').bind(keyId).all<{ created_ms: number }>();
+async function reservationAges(accountId: string): Promise<number[]> {
+  const { results } = await env.DB.prepare('SELECT created_ms FROM quota_reservations WHERE account_id = ?')
+    .bind(accountId)
+    .all<{ created_ms: number }>();
   return results.map((r) => Date.now() - r.created_ms);
 }
 
@@ -154,13 +156,13 @@ async function reservationAges(keyId: string): Promise<number[]> {
  * past the reservation's lifetime without renewing it (its isolate was blocked, say).
  */
 async function lapsedRequest(used: number) {
-  const { key, id } = await createKey('free');
+  const { key, id, accountId } = await createKey('free');
   await setUsed(id, used);
   const network = heldNetwork();
   const a = network.hold(key);
   await a.waiting();
-  await ageReservations(id, RESERVATION_TTL_MS + 30_000);
-  return { key, id, network, a };
+  await ageReservations(accountId, RESERVATION_TTL_MS + 30_000);
+  return { key, id, accountId, network, a };
 }
 
 describe('monthly quota: a request that waits longer than a reservation would live', () => {
@@ -202,10 +204,10 @@ describe('monthly quota: a request that waits longer than a reservation would li
 
   it('a waiting request renews its reservation, so the last slot is not given to another request', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const { key, id, a } = await lapsedRequest(499);
+    const { key, accountId, a } = await lapsedRequest(499);
     // Time passes for the waiting request: its renewals run.
     vi.advanceTimersByTime(RESERVATION_TTL_MS);
-    await vi.waitFor(async () => expect((await reservationAges(id))[0]).toBeLessThan(RESERVATION_TTL_MS));
+    await vi.waitFor(async () => expect((await reservationAges(accountId))[0]).toBeLessThan(RESERVATION_TTL_MS));
     const b = await compressPng(key);
     expect(b.status).toBe(429);
     expect((await errorBody(b)).error).toBe('quota_exceeded');
@@ -213,6 +215,6 @@ describe('monthly quota: a request that waits longer than a reservation would li
     expect(done.status).toBe(200);
     await done.arrayBuffer();
     expect(await current(key)).toBe(500);
-    expect(await reservationAges(id)).toEqual([]);
+    expect(await reservationAges(accountId)).toEqual([]);
   });
 });

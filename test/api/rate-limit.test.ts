@@ -67,8 +67,9 @@ describe('per-minute rate limit of a key', () => {
   });
 
   it('keeps counting in a limiter whose log was created before it knew members (an upgraded deployment)', async () => {
-    const { key, id } = await createKey('free');
-    const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`key:${id}`));
+    const { key, accountId } = await createKey('free');
+    // The per-minute window is the account's (all its keys share it).
+    const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`account:${accountId}`));
     await runInDurableObject(limiter, (_, state) => {
       state.storage.sql.exec('DROP TABLE hits');
       state.storage.sql.exec('CREATE TABLE hits (at_ms INTEGER NOT NULL)');

@@ -10,6 +10,7 @@ interface Usage {
   plan: string;
   usage: { current: number; limit: number; resetAt: string };
   totals: { bytesIn: number; bytesOut: number; savedBytes: number; savedPercent: number };
+  key: { name: string | null; prefix: string; requests: number; bytesIn: number; bytesOut: number };
 }
 
 async function usage(key: string): Promise<Usage> {
@@ -31,6 +32,7 @@ describe('GET /v1/usage', () => {
         plan,
         usage: { current: 0, limit, resetAt: nextMonthStart() },
         totals: { bytesIn: 0, bytesOut: 0, savedBytes: 0, savedPercent: 0 },
+        key: { name: 'test', prefix: key.slice(0, 12), requests: 0, bytesIn: 0, bytesOut: 0 },
       });
     }
   });

@@ -1,5 +1,7 @@
 // Debian's Chromium driven by playwright-core (playwright's own browser download cannot work offline).
 import { chromium } from 'playwright-core';
+import { startWranglerDev, stopAllWranglerDev } from '../../scripts/dev-server.mjs';
+import { run } from './harness.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -11,4 +13,48 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', 
 export function launchChromium() {
   // The test's own signal handler closes the browser and then wrangler dev; Playwright's would exit first.
   return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+}
+
+/**
+ * Records a page's script errors and CSP violations in `problems`; an expected 4xx logs "Failed to load
+ * resource", which is not one.
+ */
+export function watchForProblems(page, problems) {
+  page.on('pageerror', (err) => problems.push(`${page.url()}: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(`${page.url()}: ${msg.text()}`);
+  });
+  return page;
+}
+
+/**
+ * Runs the harness's tests against a fresh `wrangler dev` and a headless Chromium, handed to `ready` first;
+ * stops both however the run ends (Ctrl-C and CI timeouts included: they would outlive us), calls
+ * `onFailure` (a screenshot of what went wrong) when a test failed, and prints "N passed, N failed".
+ */
+export async function runInBrowser(ready, onFailure) {
+  let browser;
+  let cleaning;
+  // Once only, even when a signal and the normal end race; a browser that is already gone is fine.
+  const cleanUp = () =>
+    (cleaning ??= (async () => {
+      await browser?.close().catch(() => {});
+      await stopAllWranglerDev();
+    })());
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => cleanUp().finally(() => process.exit(130)));
+
+  let result = { passed: 0, failed: 1 };
+  try {
+    const dev = await startWranglerDev();
+    browser = await launchChromium();
+    await ready({ dev, browser });
+    result = await run();
+    if (result.failed) await onFailure?.().catch(() => {});
+  } catch (err) {
+    console.log(`✗ setup\n    ${err?.stack ?? err}`);
+  } finally {
+    await cleanUp();
+  }
+  console.log(`${result.passed} passed, ${result.failed} failed`);
+  process.exitCode = result.failed ? 1 : 0;
 }

@@ -5,10 +5,9 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { launchChromium } from './browser.mjs';
-import { assert, run, test } from './harness.mjs';
+import { runInBrowser, watchForProblems } from './browser.mjs';
+import { assert, test } from './harness.mjs';
 import { decodeInPage, formatOf } from './image-check.mjs';
-import { startWranglerDev, stopAllWranglerDev } from '../../scripts/dev-server.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const artifacts = `${root}test-results/`;
@@ -22,20 +21,13 @@ const WAIT = { timeout: 60_000 };
  */
 const freshIp = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
 
+/** Script errors and CSP violations: they fail the run. */
 const problems = [];
-/** Script errors and CSP violations fail the run; an expected 400/429 logs "Failed to load resource", which does not. */
-function watch(page) {
-  page.on('pageerror', (err) => problems.push(`${page.url()}: ${err.message}`));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(`${page.url()}: ${msg.text()}`);
-  });
-  return page;
-}
 
 async function newPage(browser, options = {}) {
   const context = await browser.newContext({ acceptDownloads: true, ...options });
   await context.setExtraHTTPHeaders({ 'CF-Connecting-IP': freshIp() });
-  return watch(await context.newPage());
+  return watchForProblems(await context.newPage(), problems);
 }
 
 const cards = (page) => page.locator('#results .card');
@@ -189,7 +181,7 @@ test('getting started explains keys, a first request, limits and format auto', a
   const guide = await newPage(browser);
   await guide.goto(`${dev.url}/getting-started`);
   const text = await guide.locator('main').innerText();
-  for (const needle of ['npm run key -- create --plan free', '/v1/compress', 'quota', 'Accept', '/v1/usage', '@squeeze-edge/client', 'squeeze check']) assert(text.includes(needle), `missing ${needle}`);
+  for (const needle of ['Sign up', 'Create key', '/v1/compress', 'quota', 'Accept', '/v1/usage', '@squeeze-edge/client', 'squeeze check']) assert(text.includes(needle), `missing ${needle}`);
   await guide.context().close();
 });
 
@@ -197,33 +189,9 @@ test('no script errors or Content-Security-Policy violations on any page', async
   assert(problems.length === 0, problems.join('\n'));
 });
 
-let cleaning;
-/** Once only, even when a signal and the normal end race; a browser that is already gone is fine. */
-function cleanUp() {
-  cleaning ??= (async () => {
-    await browser?.close().catch(() => {});
-    await stopAllWranglerDev();
-  })();
-  return cleaning;
-}
-
-// Interrupted (Ctrl-C, a CI timeout): still stop wrangler dev and Chromium, which would outlive us.
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => cleanUp().finally(() => process.exit(130)));
-}
-
-let result = { passed: 0, failed: 1 };
-try {
-  await mkdir(artifacts, { recursive: true });
-  dev = await startWranglerDev();
-  browser = await launchChromium();
-  result = await run();
+await mkdir(artifacts, { recursive: true });
+await runInBrowser(
+  (started) => ({ dev, browser } = started),
   // What the demo page looked like when something went wrong.
-  if (result.failed && page) await page.screenshot({ path: `${artifacts}site-failure.png`, fullPage: true }).catch(() => {});
-} catch (err) {
-  console.log(`✗ setup\n    ${err?.stack ?? err}`);
-} finally {
-  await cleanUp();
-}
-console.log(`${result.passed} passed, ${result.failed} failed`);
-process.exitCode = result.failed ? 1 : 0;
+  () => page?.screenshot({ path: `${artifacts}site-failure.png`, fullPage: true }),
+);

@@ -6,7 +6,7 @@ import type { Bindings } from '../../src/env';
 import { hashKey } from '../../src/keys/hash-key';
 import { keyDisplayPrefix, mintKey } from '../../src/keys/key-format';
 import type { PlanName } from '../../src/store/keys';
-import { insertKey } from '../../src/store/keys';
+import { insertKeyStatement } from '../../src/store/keys';
 
 export { fixture } from './fixtures';
 
@@ -27,19 +27,20 @@ export async function callWith(bindings: Partial<Bindings>, path: string, init?:
 
 let keyCounter = 0;
 
-/** A fresh key of `plan`, of the real shape, stored as the key command stores it (hash only). */
-export async function createKey(plan: PlanName = 'free'): Promise<{ key: string; id: string }> {
+/**
+ * A fresh key of the real shape, stored as the key command stores it (hash only): in an account of its
+ * own on `plan`, or added to `account` (whose plan then applies).
+ */
+export async function createKey(plan: PlanName = 'free', account?: string): Promise<{ key: string; id: string; accountId: string }> {
   const key = mintKey();
   const id = `test-${++keyCounter}-${crypto.randomUUID()}`;
-  await insertKey(env.DB, {
-    id,
-    keyHash: await hashKey(key),
-    prefix: keyDisplayPrefix(key),
-    plan,
-    name: 'test',
-    createdAt: new Date().toISOString(),
-  });
-  return { key, id };
+  const accountId = account ?? `account-${id}`;
+  const createdAt = new Date().toISOString();
+  await env.DB.batch([
+    ...(account ? [] : [env.DB.prepare('INSERT INTO accounts (id, plan, created_at) VALUES (?, ?, ?)').bind(accountId, plan, createdAt)]),
+    insertKeyStatement(env.DB, { id, accountId, keyHash: await hashKey(key), prefix: keyDisplayPrefix(key), name: 'test', createdAt }),
+  ]);
+  return { key, id, accountId };
 }
 
 /** A multipart body with one file part and optional text fields. */

@@ -1,0 +1,13 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../env';
+import { readSession } from '../sessions/sessions';
+
+/** Dashboard routes: a live session, or a redirect to sign in. */
+export function requireSession(): MiddlewareHandler<AppEnv> {
+  return async function requireSessionMiddleware(c, next) {
+    const session = await readSession(c);
+    if (!session) return c.redirect('/signin', 303);
+    c.set('session', session);
+    await next();
+  };
+}

@@ -1,0 +1,126 @@
+import { EMAIL_MAX, PERSON_NAME_MAX } from '../schemas/forms';
+import { LINK_LIFETIME_MS } from '../sessions/sign-in-links';
+import { Page } from './layout';
+import { TextField } from './parts';
+
+/** The passwordless flow's pages: sign up, sign in, "check your email", confirm, and a link that no longer works. */
+
+const MINUTES = LINK_LIFETIME_MS / 60_000;
+
+export interface FormState {
+  values?: { name?: string; email?: string };
+  errors?: { name?: string; email?: string };
+}
+
+function EmailField({ values, errors }: FormState) {
+  return <TextField id="email" name="email" type="email" label="Email address" autocomplete="email" maxlength={EMAIL_MAX} value={values?.email} error={errors?.email} />;
+}
+
+function SignInForm(state: FormState) {
+  return (
+    <form class="card form" method="post" action="/signin">
+      <EmailField {...state} />
+      <button class="button" type="submit">
+        Email me a sign-in link
+      </button>
+    </form>
+  );
+}
+
+export function SignUpPage(state: FormState) {
+  const { values, errors } = state;
+  return (
+    <Page title="Get an API key" current="signup">
+      <h1>Get an API key</h1>
+      <p class="lead">
+        The free plan gives you 500 compressions a month. There is no password: we email you a link, and opening it signs
+        you in and takes you to your dashboard, where your first key is one click away.
+      </p>
+      <form class="card form" method="post" action="/signup">
+        <TextField id="name" name="name" label="Your name" autocomplete="name" maxlength={PERSON_NAME_MAX} value={values?.name} error={errors?.name} />
+        <EmailField {...state} />
+        <button class="button" type="submit">
+          Email me a sign-in link
+        </button>
+      </form>
+      <p>
+        Already have an account? <a href="/signin">Sign in</a>.
+      </p>
+    </Page>
+  );
+}
+
+export function SignInPage(state: FormState) {
+  return (
+    <Page title="Sign in" current="signin">
+      <h1>Sign in</h1>
+      <p class="lead">Give the email address of your account and we will send you a link that signs you in.</p>
+      <SignInForm {...state} />
+      <p>
+        New here? <a href="/signup">Get a key</a>.
+      </p>
+    </Page>
+  );
+}
+
+/** The same page whatever the address: it must not tell who has an account. */
+export function LinkSentPage({ localMode }: { localMode: boolean }) {
+  return (
+    <Page title="Check your email">
+      <h1>Check your email</h1>
+      <p class="lead">
+        If the address can receive mail, a sign-in link is on its way. It works once, within {MINUTES} minutes.
+      </p>
+      {localMode && (
+        <div class="notice" role="note">
+          <p>
+            <strong>Local mode:</strong> this server sends no mail. The link is printed in the terminal running{' '}
+            <code>npm start</code> and listed at <a href="/dev/outbox">/dev/outbox</a>.
+          </p>
+        </div>
+      )}
+      <p>
+        Nothing arrived? Look in your spam folder, or <a href="/signin">ask for a new link</a>.
+      </p>
+    </Page>
+  );
+}
+
+/** What a sign-in link opens: nothing happens until the button is pressed (mail scanners open links too). */
+export function ConfirmPage({ token }: { token: string }) {
+  return (
+    <Page title="Finish signing in">
+      <h1>Finish signing in</h1>
+      <p class="lead">You opened a sign-in link. Press the button to sign in; the first time, this creates your account.</p>
+      <form class="card form" method="post" action="/auth/confirm">
+        <input type="hidden" name="token" value={token} />
+        <button class="button" type="submit">
+          Sign in to Squeeze
+        </button>
+      </form>
+    </Page>
+  );
+}
+
+export function LinkExpiredPage() {
+  return (
+    <Page title="This link no longer works">
+      <h1>This link no longer works</h1>
+      <p class="lead">
+        A sign-in link works once, within {MINUTES} minutes of being sent. Ask for a new one and open the newest email.
+      </p>
+      <SignInForm />
+    </Page>
+  );
+}
+
+export function AccountDisabledPage() {
+  return (
+    <Page title="Account disabled">
+      <h1>This account is disabled</h1>
+      <p class="lead">
+        It cannot sign in and its keys do not work. Write to the operator of this service if you think this is a mistake.
+      </p>
+    </Page>
+  );
+}

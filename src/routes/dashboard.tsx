@@ -1,0 +1,82 @@
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../env';
+import { ApiError } from '../errors/api-error';
+import { createAccountKey, revokeAccountKey, rollAccountKey } from '../keys/account-keys';
+import { monthWindow } from '../limits/month';
+import { DashboardPage, PlanPage } from '../pages/dashboard-page';
+import { KeysPage, NewKeyPage } from '../pages/keys-pages';
+import { renderPage } from '../pages/layout';
+import { SecurityPage } from '../pages/security-page';
+import { chartDays, firstChartDay } from '../pages/usage-chart';
+import { formFields, keyNameForm, readForm, rollForm } from '../schemas/forms';
+import { endOtherSessions, endSession, liveSessions } from '../sessions/sessions';
+import { findPlan, listPlans } from '../store/accounts';
+import { recentAuditEvents } from '../store/audit';
+import { listAccountKeys } from '../store/keys';
+import { readAccountDailyUsage, readAccountMonthUsage } from '../store/usage';
+
+/** The signed-in pages (requireSession runs first, see app.ts): overview, keys, security, plan. */
+export const dashboardRoutes = new Hono<AppEnv>()
+  .get('/dashboard', async (c) => {
+    const { session } = c.var;
+    const nowMs = Date.now();
+    const month = monthWindow(nowMs);
+    const [plan, usage, days, keys] = await Promise.all([
+      findPlan(c.env.DB, session.plan),
+      readAccountMonthUsage(c.env.DB, session.accountId, month.key),
+      readAccountDailyUsage(c.env.DB, session.accountId, firstChartDay(nowMs)),
+      listAccountKeys(c.env.DB, session.accountId, month.key),
+    ]);
+    return renderPage(c, <DashboardPage session={session} plan={plan} month={usage} resetMs={month.resetMs} days={chartDays(days, nowMs)} keys={keys} />);
+  })
+  .get('/dashboard/plan', async (c) => renderPage(c, <PlanPage session={c.var.session} plans={await listPlans(c.env.DB)} supportEmail={c.env.SUPPORT_EMAIL} />))
+  .get('/dashboard/keys', (c) => keysPage(c))
+  .post('/dashboard/keys', async (c) => {
+    const fields = await formFields(c.req.raw);
+    const form = readForm(keyNameForm, fields);
+    if (!form.ok) return keysPage(c, { nameError: form.errors.name, nameValue: fields.name }, 400);
+    const created = await createAccountKey(c.env.DB, c.var.session.accountId, form.data.name);
+    if (!created) return keysPage(c, { notice: 'You already have 10 working keys. Revoke one you no longer use first.', nameValue: form.data.name }, 400);
+    return renderPage(c, <NewKeyPage session={c.var.session} secret={created.key} name={form.data.name} origin={new URL(c.req.url).origin} />);
+  })
+  .post('/dashboard/keys/:id/revoke', async (c) => {
+    if (!(await revokeAccountKey(c.env.DB, c.var.session.accountId, c.req.param('id')))) throw new ApiError('not_found', 'You have no such key.');
+    return c.redirect('/dashboard/keys', 303);
+  })
+  .post('/dashboard/keys/:id/roll', async (c) => {
+    const form = readForm(rollForm, await formFields(c.req.raw));
+    if (!form.ok) return keysPage(c, { notice: form.errors.ends }, 400);
+    const rolled = await rollAccountKey(c.env.DB, c.var.session.accountId, c.req.param('id'), form.data.ends);
+    if (rolled === 'not_found') throw new ApiError('not_found', 'You have no such key.');
+    if (rolled === 'not_rollable') return keysPage(c, { notice: 'Only an active key can be rolled; this one is revoked or already ending.' }, 400);
+    if (rolled === 'too_many') {
+      return keysPage(c, { notice: 'Keeping the old key for 24 hours would make 11 working keys: end it now, or revoke another key first.' }, 400);
+    }
+    return renderPage(
+      c,
+      <NewKeyPage session={c.var.session} secret={rolled.key} name={rolled.name} origin={new URL(c.req.url).origin} oldKeyEnds={form.data.ends} />,
+    );
+  })
+  .get('/dashboard/security', async (c) => {
+    const { session } = c.var;
+    const [sessions, events] = await Promise.all([liveSessions(c.env.DB, session.accountId), recentAuditEvents(c.env.DB, session.accountId)]);
+    return renderPage(c, <SecurityPage session={session} sessions={sessions} events={events} />);
+  })
+  .post('/dashboard/sessions/end-others', async (c) => {
+    await endOtherSessions(c.env.DB, c.var.session);
+    return c.redirect('/dashboard/security', 303);
+  })
+  .post('/dashboard/sessions/:id/end', async (c) => {
+    if (!(await endSession(c.env.DB, c.var.session, c.req.param('id')))) throw new ApiError('not_found', 'You have no such session.');
+    return c.redirect('/dashboard/security', 303);
+  });
+
+async function keysPage(
+  c: Context<AppEnv>,
+  form: { nameError?: string | undefined; nameValue?: string | undefined; notice?: string | undefined } = {},
+  status: 200 | 400 = 200,
+): Promise<Response> {
+  const { session } = c.var;
+  const [plan, keys] = await Promise.all([findPlan(c.env.DB, session.plan), listAccountKeys(c.env.DB, session.accountId, monthWindow(Date.now()).key)]);
+  return renderPage(c, <KeysPage session={session} plan={plan} keys={keys} {...form} />, status);
+}

@@ -1,0 +1,38 @@
+/** Typed D1 queries on sign-in links. The rules (lifetime, single use) are in src/sessions/sign-in-links.ts. */
+
+/** Stores a link by its token's hash, and drops links that expired more than a day ago. */
+export async function insertSignInLink(
+  db: D1Database,
+  link: { tokenHash: string; email: string; name: string | null; nowMs: number; expiresMs: number },
+): Promise<void> {
+  await db.batch([
+    db
+      .prepare('INSERT INTO sign_in_links (token_hash, email, name, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?)')
+      .bind(link.tokenHash, link.email, link.name, link.nowMs, link.expiresMs),
+    db.prepare('DELETE FROM sign_in_links WHERE expires_ms < ?').bind(link.nowMs - 86_400_000),
+  ]);
+}
+
+/** Whether the link is unused and unexpired, without using it (the confirm page's GET). */
+export async function signInLinkIsLive(db: D1Database, tokenHash: string, nowMs: number): Promise<boolean> {
+  const row = await db
+    .prepare('SELECT 1 AS live FROM sign_in_links WHERE token_hash = ? AND used_ms IS NULL AND expires_ms > ?')
+    .bind(tokenHash, nowMs)
+    .first<{ live: number }>();
+  return row !== null;
+}
+
+/**
+ * Uses the link: one statement marks it used only if it is still unused and unexpired, so of two
+ * concurrent confirmations exactly one gets its email back.
+ */
+export async function consumeSignInLink(
+  db: D1Database,
+  tokenHash: string,
+  nowMs: number,
+): Promise<{ email: string; name: string | null } | null> {
+  return db
+    .prepare('UPDATE sign_in_links SET used_ms = ? WHERE token_hash = ? AND used_ms IS NULL AND expires_ms > ? RETURNING email, name')
+    .bind(nowMs, tokenHash, nowMs)
+    .first<{ email: string; name: string | null }>();
+}

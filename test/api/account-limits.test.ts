@@ -1,0 +1,107 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { monthWindow } from '../../src/limits/month';
+import { call, createKey, errorBody, fixture, form } from '../helpers/api';
+
+/** Accounts own the limits (decisions.md): all of an account's keys share one minute window and one month. */
+
+function usage(key: string): Promise<Response> {
+  return call('/v1/usage', { headers: { 'X-API-Key': key } });
+}
+
+async function compress(key: string): Promise<Response> {
+  const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', await fixture('api/z00n2c08.png')) });
+  await response.clone().arrayBuffer();
+  return response;
+}
+
+async function setUsed(keyId: string, used: number): Promise<void> {
+  await env.DB.prepare('INSERT INTO monthly_usage (key_id, month, requests) VALUES (?, ?, ?)').bind(keyId, monthWindow(Date.now()).key, used).run();
+}
+
+describe('accounts own the limits', () => {
+  it('all keys of an account share one per-minute window: a second key does not double it', async () => {
+    const first = await createKey('free');
+    const second = await createKey('free', first.accountId);
+    const other = await createKey('free');
+    for (let i = 0; i < 60; i++) {
+      const response = await usage(i % 2 ? first.key : second.key);
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    for (const key of [first.key, second.key]) {
+      const refused = await usage(key);
+      expect(refused.status).toBe(429);
+      expect((await errorBody(refused)).error).toBe('rate_limited');
+    }
+    // Another account is untouched.
+    expect((await usage(other.key)).status).toBe(200);
+  });
+
+  it('all keys of an account share one monthly quota, counted on the RateLimit month field too', async () => {
+    const first = await createKey('free');
+    const second = await createKey('free', first.accountId);
+    await setUsed(first.id, 499);
+    const last = await compress(second.key);
+    expect(last.status).toBe(200);
+    expect(last.headers.get('RateLimit')).toMatch(/"month";r=0;/);
+    for (const key of [first.key, second.key]) {
+      const refused = await compress(key);
+      expect(refused.status).toBe(429);
+      expect((await errorBody(refused)).error).toBe('quota_exceeded');
+    }
+  });
+
+  it('concurrent requests through several keys of one account never overshoot its quota', async () => {
+    const first = await createKey('free');
+    const keys = [first, await createKey('free', first.accountId), await createKey('free', first.accountId)];
+    await setUsed(first.id, 497);
+    const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => compress(keys[i % 3]!.key)));
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(3);
+    expect(responses.filter((r) => r.status === 429)).toHaveLength(27);
+    const body = (await (await usage(first.key)).json()) as { usage: { current: number } };
+    expect(body.usage.current).toBe(500);
+  });
+
+  it("GET /v1/usage reports the account's month and the calling key's own share", async () => {
+    const first = await createKey('pro');
+    const second = await createKey('pro', first.accountId);
+    const a = await compress(first.key);
+    const b1 = await compress(second.key);
+    const b2 = await compress(second.key);
+    const sizes = (r: Response) => [Number(r.headers.get('X-Original-Size')), Number(r.headers.get('X-Compressed-Size'))] as const;
+    const [inA, outA] = sizes(a);
+    const [inB, outB] = [sizes(b1)[0] + sizes(b2)[0], sizes(b1)[1] + sizes(b2)[1]];
+
+    const response = await usage(second.key);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as {
+      plan: string;
+      usage: { current: number; limit: number };
+      totals: { bytesIn: number; bytesOut: number };
+      key: { name: string; prefix: string; requests: number; bytesIn: number; bytesOut: number };
+    };
+    expect(body.plan).toBe('pro');
+    expect(body.usage).toMatchObject({ current: 3, limit: 5000 });
+    expect(body.totals).toMatchObject({ bytesIn: inA + inB, bytesOut: outA + outB });
+    expect(body.key).toEqual({ name: 'test', prefix: second.key.slice(0, 12), requests: 2, bytesIn: inB, bytesOut: outB });
+  });
+
+  it("a plan change of the account applies to all its keys at once", async () => {
+    const first = await createKey('free');
+    const second = await createKey('free', first.accountId);
+    await env.DB.prepare("UPDATE accounts SET plan = 'business' WHERE id = ?").bind(first.accountId).run();
+    for (const key of [first.key, second.key]) {
+      const body = (await (await usage(key)).json()) as { plan: string; usage: { limit: number } };
+      expect(body).toMatchObject({ plan: 'business', usage: { limit: 100000 } });
+    }
+  });
+
+  it("a disabled account's keys are 401, saying so", async () => {
+    const { key, accountId } = await createKey('pro');
+    await env.DB.prepare('UPDATE accounts SET disabled_at = ? WHERE id = ?').bind(new Date().toISOString(), accountId).run();
+    const response = await usage(key);
+    expect(response.status).toBe(401);
+    expect((await errorBody(response)).message).toMatch(/disabled/);
+  });
+});

@@ -1,0 +1,178 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it, vi } from 'vitest';
+import { hasKeyShape } from '../../src/keys/key-format';
+import { MAX_LIVE_KEYS } from '../../src/keys/account-keys';
+import { call, errorBody } from '../helpers/api';
+import { get, post, signIn } from '../helpers/dashboard';
+
+/** The key rules of the dashboard (decisions.md, "Keys in the dashboard"). */
+
+const SECRET = /sqz_[A-Za-z0-9_-]{32}/g;
+
+function usage(key: string): Promise<Response> {
+  return call('/v1/usage', { headers: { 'X-API-Key': key } });
+}
+
+/** Creates a key through the form; returns the page's status, the secret it shows and the page. */
+async function createKey(cookie: string, name: string) {
+  const response = await post('/dashboard/keys', { name }, cookie);
+  const html = await response.text();
+  const secret = html.match(SECRET)?.[0];
+  return { response, html, secret };
+}
+
+async function keyRows(accountOf: string) {
+  const { results } = await env.DB.prepare(
+    'SELECT k.id, k.name, k.prefix, k.revoked_at, k.expires_at FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.email = ? ORDER BY k.created_at',
+  )
+    .bind(accountOf)
+    .all<{ id: string; name: string; prefix: string; revoked_at: string | null; expires_at: string | null }>();
+  return results;
+}
+
+describe('creating a key', () => {
+  it('shows the new key once, on a page that is never cached, with a copy button; the key works at once', async () => {
+    const { cookie } = await signIn();
+    const { response, html, secret } = await createKey(cookie, 'my website');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Cache-Control')).toBe('no-store');
+    expect(hasKeyShape(secret!)).toBe(true);
+    expect(html).toContain('data-copy="new-key"');
+    expect(html).toContain('src="/assets/dashboard.js"');
+    expect(html).toContain('my website');
+    expect((await usage(secret!)).status).toBe(200);
+    // Nowhere else: the list and the overview show the prefix only.
+    for (const path of ['/dashboard/keys', '/dashboard']) {
+      const page = await (await get(path, cookie)).text();
+      expect(page).toContain(`${secret!.slice(0, 12)}…`);
+      expect(page).not.toContain(secret);
+    }
+  });
+
+  it('lists each key with name, prefix, created, last used and status', async () => {
+    const { cookie } = await signIn();
+    const { secret } = await createKey(cookie, 'worker');
+    let page = await (await get('/dashboard/keys', cookie)).text();
+    expect(page).toMatch(/<th scope="row">worker<\/th><td[^>]*><code>sqz_\S{8}…<\/code><\/td><td[^>]*>\d+ \w{3} \d{4}<\/td><td[^>]*>Never<\/td><td[^>]*><span class="status active">Active<\/span>/);
+    await (await usage(secret!)).arrayBuffer();
+    // "Last used" is written in the background (waitUntil), at most once an hour.
+    await vi.waitFor(async () => {
+      page = await (await get('/dashboard/keys', cookie)).text();
+      expect(page).toMatch(/<th scope="row">worker<\/th><td[^>]*><code>sqz_\S{8}…<\/code><\/td><td[^>]*>\d+ \w{3} \d{4}<\/td><td[^>]*>\d+ \w{3} \d{4}, \d\d:\d\d UTC<\/td>/);
+    });
+  });
+
+  it('needs a name of at most 50 characters', async () => {
+    const { cookie, email } = await signIn();
+    for (const name of ['', '   ', 'x'.repeat(51)]) {
+      const { response, html, secret } = await createKey(cookie, name);
+      expect(response.status).toBe(400);
+      expect(secret).toBeUndefined();
+      expect(html).toMatch(/Give the key a name|at most 50 characters/);
+    }
+    expect(await keyRows(email)).toEqual([]);
+    const { response } = await createKey(cookie, 'y'.repeat(50));
+    expect(response.status).toBe(200);
+    expect((await keyRows(email))[0]!.name).toBe('y'.repeat(50));
+  });
+
+  it(`allows at most ${MAX_LIVE_KEYS} working keys, even when created all at once; revoked ones do not count`, async () => {
+    const { cookie, email } = await signIn();
+    const responses = await Promise.all(Array.from({ length: MAX_LIVE_KEYS + 3 }, (_, i) => post('/dashboard/keys', { name: `k${i}` }, cookie)));
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(MAX_LIVE_KEYS);
+    const refused = responses.find((r) => r.status === 400)!;
+    expect(await refused.text()).toContain('You already have 10 working keys');
+    expect(await keyRows(email)).toHaveLength(MAX_LIVE_KEYS);
+
+    await post(`/dashboard/keys/${(await keyRows(email))[0]!.id}/revoke`, {}, cookie);
+    expect((await createKey(cookie, 'one more')).response.status).toBe(200);
+    expect((await createKey(cookie, 'too many')).response.status).toBe(400);
+  });
+});
+
+describe('revoking and rolling', () => {
+  it('revoke is immediate: the key gets 401 on its next request', async () => {
+    const { cookie, email } = await signIn();
+    const { secret } = await createKey(cookie, 'ci');
+    expect((await usage(secret!)).status).toBe(200);
+    const response = await post(`/dashboard/keys/${(await keyRows(email))[0]!.id}/revoke`, {}, cookie);
+    expect(response.status).toBe(303);
+    expect(response.headers.get('Location')).toBe('/dashboard/keys');
+    const refused = await usage(secret!);
+    expect(refused.status).toBe(401);
+    expect((await errorBody(refused)).message).toMatch(/revoked/);
+    expect(await (await get('/dashboard/keys', cookie)).text()).toMatch(/Revoked \d+ \w{3} \d{4}/);
+  });
+
+  it('roll with "now": a new secret with the same name; the old one is 401 at once', async () => {
+    const { cookie, email } = await signIn();
+    const { secret: old } = await createKey(cookie, 'server');
+    const rolled = await post(`/dashboard/keys/${(await keyRows(email))[0]!.id}/roll`, { ends: 'now' }, cookie);
+    expect(rolled.status).toBe(200);
+    expect(rolled.headers.get('Cache-Control')).toBe('no-store');
+    const secret = (await rolled.text()).match(SECRET)![0];
+    expect(secret).not.toBe(old);
+    expect((await usage(old!)).status).toBe(401);
+    const body = (await (await usage(secret)).json()) as { key: { name: string } };
+    expect(body.key.name).toBe('server');
+    const rows = await keyRows(email);
+    expect(rows.map((r) => r.name)).toEqual(['server', 'server']);
+  });
+
+  it('roll with "24h": the old key works until its grace ends, then is 401', async () => {
+    const { cookie, email } = await signIn();
+    const { secret: old } = await createKey(cookie, 'phone app');
+    const { id } = (await keyRows(email))[0]!;
+    const rolled = await post(`/dashboard/keys/${id}/roll`, { ends: '24h' }, cookie);
+    expect(rolled.status).toBe(200);
+    const secret = (await rolled.text()).match(SECRET)![0];
+    expect((await usage(old!)).status).toBe(200);
+    expect((await usage(secret)).status).toBe(200);
+    const { expires_at } = (await env.DB.prepare('SELECT expires_at FROM api_keys WHERE id = ?').bind(id).first<{ expires_at: string }>())!;
+    expect(Date.parse(expires_at) - Date.now()).toBeGreaterThan(24 * 3_600_000 - 60_000);
+    expect(Date.parse(expires_at) - Date.now()).toBeLessThanOrEqual(24 * 3_600_000);
+    expect(await (await get('/dashboard/keys', cookie)).text()).toMatch(/Ends \d+ \w{3} \d{4}, \d\d:\d\d UTC/);
+    // A key that is already ending cannot be rolled again.
+    expect((await post(`/dashboard/keys/${id}/roll`, { ends: 'now' }, cookie)).status).toBe(400);
+
+    await env.DB.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), id).run();
+    const refused = await usage(old!);
+    expect(refused.status).toBe(401);
+    expect((await errorBody(refused)).message).toMatch(/rolled/);
+    expect((await usage(secret)).status).toBe(200);
+  });
+
+  it('a 24-hour grace needs room for both keys; ending the old one now always has room', async () => {
+    const { cookie, email } = await signIn();
+    for (let i = 0; i < MAX_LIVE_KEYS; i++) await createKey(cookie, `k${i}`);
+    const { id } = (await keyRows(email))[0]!;
+    const refused = await post(`/dashboard/keys/${id}/roll`, { ends: '24h' }, cookie);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('would make 11 working keys');
+    expect((await post(`/dashboard/keys/${id}/roll`, { ends: 'now' }, cookie)).status).toBe(200);
+    expect((await keyRows(email)).filter((k) => !k.revoked_at)).toHaveLength(MAX_LIVE_KEYS);
+  });
+
+  it('a roll needs a choice of when the old key ends', async () => {
+    const { cookie, email } = await signIn();
+    await createKey(cookie, 'k');
+    const { id } = (await keyRows(email))[0]!;
+    expect((await post(`/dashboard/keys/${id}/roll`, { ends: 'never' }, cookie)).status).toBe(400);
+    expect(await keyRows(email)).toHaveLength(1);
+  });
+
+  it("another account's key id is a 404 for revoke and roll, and the key keeps working", async () => {
+    const mine = await signIn();
+    const theirs = await signIn();
+    const { secret } = await createKey(theirs.cookie, 'theirs');
+    const { id } = (await keyRows(theirs.email))[0]!;
+    for (const action of ['revoke', 'roll']) {
+      const response = await post(`/dashboard/keys/${id}/${action}`, { ends: 'now' }, mine.cookie);
+      expect(response.status).toBe(404);
+      expect(await response.text()).toContain('not_found');
+    }
+    expect((await usage(secret!)).status).toBe(200);
+    expect(await keyRows(theirs.email)).toHaveLength(1);
+    expect(await keyRows(mine.email)).toHaveLength(0);
+  });
+});

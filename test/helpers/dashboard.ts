@@ -1,0 +1,63 @@
+import { expect } from 'vitest';
+import { call } from './api';
+
+/** What a browser sends with a form posted from the site's own page. */
+export const SAME_ORIGIN = { 'Sec-Fetch-Site': 'same-origin' };
+/** The outbox answers loopback clients only; wrangler dev reports them in CF-Connecting-IP. */
+export const LOOPBACK = { 'CF-Connecting-IP': '127.0.0.1' };
+
+let clients = 0;
+/** A client address of its own, so the per-address limit on sign-in links never mixes tests. */
+export const freshClient = () => ({ 'CF-Connecting-IP': `10.9.${Math.floor(++clients / 250)}.${clients % 250}` });
+
+/** A page as a browser gets it, redirects not followed. */
+export function get(path: string, cookie?: string, headers: Record<string, string> = {}): Promise<Response> {
+  return call(path, { redirect: 'manual', headers: { ...(cookie ? { Cookie: cookie } : {}), ...headers } });
+}
+
+/** A form POST as the site's own page sends it (same-origin), redirects not followed. */
+export function post(path: string, fields: Record<string, string> = {}, cookie?: string, headers: Record<string, string> = {}): Promise<Response> {
+  return call(path, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { ...SAME_ORIGIN, ...freshClient(), ...(cookie ? { Cookie: cookie } : {}), ...headers },
+    body: new URLSearchParams(fields),
+  });
+}
+
+export interface OutboxMessage {
+  to: string;
+  subject: string;
+  text: string;
+  link: string;
+}
+
+export async function latestMail(email: string): Promise<OutboxMessage> {
+  const response = await get(`/dev/outbox/latest?to=${encodeURIComponent(email)}`, undefined, LOOPBACK);
+  expect(response.status).toBe(200);
+  return (await response.json()) as OutboxMessage;
+}
+
+/** The token of the newest sign-in link sent to `email`. */
+export async function latestToken(email: string): Promise<string> {
+  return new URL((await latestMail(email)).link).searchParams.get('token')!;
+}
+
+/** The session cookie a response sets, as a Cookie header value. */
+export function sessionCookie(response: Response): string {
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith('__Host-session='));
+  expect(cookie).toBeDefined();
+  return cookie!.split(';')[0]!;
+}
+
+let emails = 0;
+export const freshEmail = (tag = 'user') => `${tag}-${++emails}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+
+/** Signs up (or in) through the whole flow: form, mail, confirm. Returns the session cookie. */
+export async function signIn(email = freshEmail(), name = 'Ada'): Promise<{ email: string; cookie: string }> {
+  expect((await post('/signup', { name, email })).status).toBe(303);
+  const confirmed = await post('/auth/confirm', { token: await latestToken(email) });
+  expect(confirmed.status).toBe(303);
+  expect(confirmed.headers.get('Location')).toBe('/dashboard');
+  return { email, cookie: sessionCookie(confirmed) };
+}
