@@ -117,6 +117,7 @@ describe('from the repository', () => {
     const run = await runCli(['usage'], { cwd: root, env });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^Plan pro: ${await used()} of 5000 compressions this month`));
+    expect(run.stdout).toMatch(new RegExp(`\nThis key \\(${key.slice(0, 12)}…\\): \\d+ of them`));
     expect(JSON.parse((await runCli(['usage', '--json'], { cwd: root, env })).stdout)).toMatchObject({ plan: 'pro', usage: { limit: 5000 } });
   });
 });

@@ -9,8 +9,10 @@ import { fixture, fixturePath } from './helpers/fixtures';
 import { createKey, setMonthUsage } from './helpers/keys';
 
 let squeeze: Squeeze;
+let apiKey: string;
 beforeAll(() => {
-  squeeze = new Squeeze({ apiKey: createKey('free'), baseUrl: inject('baseUrl') });
+  apiKey = createKey('free');
+  squeeze = new Squeeze({ apiKey, baseUrl: inject('baseUrl') });
 });
 
 async function failure(promise: Promise<unknown>): Promise<SqueezeError> {
@@ -58,7 +60,7 @@ describe('the client against the Worker', () => {
 
   it('usage() reports the month of the key', async () => {
     const usage = await squeeze.usage();
-    expect(usage).toMatchObject({ plan: 'free', usage: { current: 5, limit: 500 } });
+    expect(usage).toMatchObject({ plan: 'free', usage: { current: 5, limit: 500 }, key: { requests: 5, prefix: apiKey.slice(0, 12) } });
     expect(usage.totals.bytesIn).toBeGreaterThan(usage.totals.bytesOut);
     expect(Date.parse(usage.usage.resetAt)).toBeGreaterThan(Date.now());
     expect(usage.rateLimit.minute?.limit).toBe(60);

@@ -151,7 +151,7 @@ describe('outcomes and exit codes', () => {
 describe('dry run, check and usage', () => {
   const usage = (current: number) => (_req: unknown, res: import('node:http').ServerResponse) => {
     res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify({ plan: 'free', usage: { current, limit: 500, resetAt: '2026-12-01T00:00:00.000Z' }, totals: { bytesIn: 0, bytesOut: 0, savedBytes: 0, savedPercent: 0 } }));
+    res.end(JSON.stringify({ plan: 'free', usage: { current, limit: 500, resetAt: '2026-12-01T00:00:00.000Z' }, totals: { bytesIn: 0, bytesOut: 0, savedBytes: 0, savedPercent: 0 }, key: { name: 'laptop', prefix: 'sqz_AbCdEfGh', requests: 2, bytesIn: 2048, bytesOut: 1024 } }));
   };
 
   it('--dry-run sends no image, and sets the quota it needs against the quota left (exit 3 when short)', async () => {
@@ -194,7 +194,9 @@ describe('dry run, check and usage', () => {
   it('usage prints the month on stdout, or the JSON document with --json', async () => {
     dir = await tree({});
     fake.api.answer(usage(12), usage(12));
-    expect((await squeeze(['usage'], { cwd: dir, env })).stdout).toMatch(/^Plan free: 12 of 500 compressions this month \(488 left/);
+    const text = (await squeeze(['usage'], { cwd: dir, env })).stdout;
+    expect(text).toMatch(/^Plan free: 12 of 500 compressions this month \(488 left/);
+    expect(text).toMatch(/\nThis key \("laptop", sqz_AbCdEfGh…\): 2 of them, 2\.0 kB in, 1\.0 kB out\.\n/);
     expect((await squeeze(['usage', '--json'], { cwd: dir, env })).json()).toMatchObject({ plan: 'free', usage: { current: 12 } });
   });
 });

@@ -106,7 +106,7 @@ describe('compress', () => {
 
 describe('usage', () => {
   it('returns the usage document with the rate-limit windows', async () => {
-    const body = { plan: 'free', usage: { current: 3, limit: 500, resetAt: '2026-12-01T00:00:00.000Z' }, totals: { bytesIn: 10, bytesOut: 4, savedBytes: 6, savedPercent: 60 } };
+    const body = { plan: 'free', usage: { current: 3, limit: 500, resetAt: '2026-12-01T00:00:00.000Z' }, totals: { bytesIn: 10, bytesOut: 4, savedBytes: 6, savedPercent: 60 }, key: { name: null, prefix: 'sqz_AbCdEfGh', requests: 3, bytesIn: 10, bytesOut: 4 } };
     fake.api.answer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json', RateLimit: '"minute";r=10;t=5' });
       res.end(JSON.stringify(body));

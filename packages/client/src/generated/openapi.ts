@@ -165,6 +165,17 @@ export interface components {
                 savedBytes: number;
                 savedPercent: number;
             };
+            /** @description The calling key's own share of the account's month */
+            key: {
+                /** @description The name given to the key in the dashboard */
+                name: string | null;
+                /** @description The first characters of the key, as the dashboard lists it */
+                prefix: string;
+                /** @description This key's successful compressions this month */
+                requests: number;
+                bytesIn: number;
+                bytesOut: number;
+            };
         };
         Error: {
             /** @enum {string} */
