@@ -181,7 +181,7 @@ test('getting started explains keys, a first request, limits and format auto', a
   const guide = await newPage(browser);
   await guide.goto(`${dev.url}/getting-started`);
   const text = await guide.locator('main').innerText();
-  for (const needle of ['Sign up', 'Create key', '/v1/compress', 'quota', 'Accept', '/v1/usage']) assert(text.includes(needle), `missing ${needle}`);
+  for (const needle of ['Sign up', 'Create key', '/v1/compress', 'quota', 'Accept', '/v1/usage', '@squeeze-edge/client', 'squeeze check']) assert(text.includes(needle), `missing ${needle}`);
   await guide.context().close();
 });
 

@@ -1,0 +1,162 @@
+import { parseArgs } from 'node:util';
+import type { CompressOptions } from '@squeeze-edge/client';
+import { UsageError } from './exit-codes.js';
+
+export const HELP = `squeeze: make JPEG, PNG and WebP images smaller with the Squeeze Edge API.
+
+Usage:
+  squeeze [compress] <files|dirs|-> [options]   compress files, folders (recursively) or stdin (-)
+  squeeze check <files|dirs> [options]           CI gate: are they all done? (no API calls)
+  squeeze usage [--json]                         this month's usage of your key
+
+Output (never destroys the input by default):
+  (default)              write NAME.min.EXT beside each input (EXT follows the output format)
+  -o, --out-dir DIR      write into DIR, mirroring the input tree
+      --in-place         replace each input (atomically); --backup keeps NAME.orig.EXT
+      --force            overwrite existing outputs (otherwise they stop the run before any upload)
+
+Compression:
+  -q, --quality N        1-100 (default 80)
+  -f, --format F         auto, jpeg, png or webp (default auto: keep the input's format)
+      --allow-webp       with auto, take WebP when it is smaller
+      --max-width N      scale down to fit, keeping the aspect ratio
+      --max-height N
+
+Running:
+  -c, --concurrency N    uploads at a time, 1-16 (default 4); paced by the RateLimit header, paused on 429
+  -n, --dry-run          show what would be sent and the quota it needs against the quota left
+      --manifest FILE    the record of done work (default squeeze-manifest.json here; commit it for CI)
+      --no-manifest      neither read nor write it
+      --json             print exactly one JSON document on stdout (human text stays on stderr)
+      --key-file FILE    read the key from FILE
+      --base-url URL     the API (default $SQUEEZE_BASE_URL)
+  -h, --help, --version
+
+Key: $SQUEEZE_API_KEY, else --key-file, else $SQUEEZE_API_KEY_FILE, else ~/.config/squeeze/api-key.
+Endpoint: https, or plain http to a loopback address only.
+Folders: .jpg .jpeg .png .webp files, recursively; hidden folders, node_modules and our own NAME.min.EXT and
+NAME.orig.EXT files are skipped. A file named on the command line is always taken.
+
+Exit codes: 0 done (or nothing to do), 1 some files failed, 2 bad usage or configuration (nothing sent),
+3 stopped by unauthorized or quota_exceeded (--dry-run: the quota left is too small), 130 interrupted.
+`;
+
+export type Command = 'compress' | 'check' | 'usage';
+export type Format = 'auto' | 'jpeg' | 'png' | 'webp';
+
+export interface Args {
+  command: Command | 'help' | 'version';
+  paths: string[];
+  outDir?: string;
+  inPlace: boolean;
+  backup: boolean;
+  force: boolean;
+  quality?: number;
+  format?: Format;
+  allowWebp: boolean;
+  maxWidth?: number;
+  maxHeight?: number;
+  concurrency: number;
+  dryRun: boolean;
+  manifest?: string;
+  noManifest: boolean;
+  json: boolean;
+  keyFile?: string;
+  baseUrl?: string;
+}
+
+/** The client's compression options that the command line sets. */
+export function compressOptions(args: Args): CompressOptions {
+  return { quality: args.quality, format: args.format, maxWidth: args.maxWidth, maxHeight: args.maxHeight, allowWebp: args.allowWebp };
+}
+
+function integer(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, not ${JSON.stringify(value)}.`);
+  return n;
+}
+
+/** The command line, checked: anything wrong is a UsageError (exit 2) before anything is read or sent. */
+export function parseCommandLine(argv: string[]): Args {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'out-dir': { type: 'string', short: 'o' },
+        'in-place': { type: 'boolean', default: false },
+        backup: { type: 'boolean', default: false },
+        force: { type: 'boolean', default: false },
+        quality: { type: 'string', short: 'q' },
+        format: { type: 'string', short: 'f' },
+        'allow-webp': { type: 'boolean', default: false },
+        'max-width': { type: 'string' },
+        'max-height': { type: 'string' },
+        concurrency: { type: 'string', short: 'c' },
+        'dry-run': { type: 'boolean', short: 'n', default: false },
+        manifest: { type: 'string' },
+        'no-manifest': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        'key-file': { type: 'string' },
+        'base-url': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', default: false },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values: v, positionals } = parsed;
+  let command: Args['command'] = 'compress';
+  let paths = positionals;
+  if (positionals[0] === 'compress' || positionals[0] === 'check' || positionals[0] === 'usage') {
+    command = positionals[0];
+    paths = positionals.slice(1);
+  }
+  if (v.help) command = 'help';
+  else if (v.version) command = 'version';
+
+  const format = v.format;
+  if (format !== undefined && !['auto', 'jpeg', 'png', 'webp'].includes(format)) {
+    throw new UsageError(`--format must be auto, jpeg, png or webp, not ${JSON.stringify(format)}.`);
+  }
+  const args: Args = {
+    command,
+    paths,
+    outDir: v['out-dir'],
+    inPlace: v['in-place'],
+    backup: v.backup,
+    force: v.force,
+    quality: integer('quality', v.quality, 1, 100),
+    format: format as Format | undefined,
+    allowWebp: v['allow-webp'],
+    maxWidth: integer('max-width', v['max-width'], 1, 1_000_000),
+    maxHeight: integer('max-height', v['max-height'], 1, 1_000_000),
+    concurrency: integer('concurrency', v.concurrency, 1, 16) ?? 4,
+    dryRun: v['dry-run'],
+    manifest: v.manifest,
+    noManifest: v['no-manifest'],
+    json: v.json,
+    keyFile: v['key-file'],
+    baseUrl: v['base-url'],
+  };
+  if (command === 'help' || command === 'version') return args;
+  if (command === 'usage' && paths.length) throw new UsageError('usage takes no paths.');
+  if (command !== 'usage' && paths.length === 0) throw new UsageError('Name the files or folders to compress (or - for stdin). See squeeze --help.');
+  if (args.inPlace && args.outDir !== undefined) throw new UsageError('--in-place and --out-dir exclude each other.');
+  if (args.backup && !args.inPlace) throw new UsageError('--backup goes with --in-place.');
+  if (args.inPlace && ((args.format && args.format !== 'auto') || args.allowWebp)) {
+    throw new UsageError('--in-place keeps each file\'s name, so it cannot change its format: use --out-dir or the default NAME.min.EXT.');
+  }
+  if (args.allowWebp && args.format && args.format !== 'auto') throw new UsageError('--allow-webp goes with --format auto.');
+  if (args.manifest !== undefined && args.noManifest) throw new UsageError('--manifest and --no-manifest exclude each other.');
+  if (paths.includes('-')) {
+    if (paths.length > 1 || command !== 'compress') throw new UsageError('- (stdin) must be the only input, of compress.');
+    if (args.json || args.dryRun || args.outDir !== undefined || args.inPlace) {
+      throw new UsageError('- (stdin) writes the image to stdout: --json, --dry-run, --out-dir and --in-place do not apply.');
+    }
+  }
+  return args;
+}

@@ -1,0 +1,202 @@
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { apiError, fakeApiPerTest, image, jpegBytes, pngBytes } from '../../client/test/fake-api';
+import { squeeze, tree } from './run';
+
+/** What the fake API answers by default: a valid (tiny) PNG, so that outputs are images too. */
+const OUT = pngBytes({ padding: 1 });
+const fake = fakeApiPerTest(image({ bytes: OUT }));
+let dir: string;
+let env: Record<string, string>;
+beforeEach(() => {
+  env = { SQUEEZE_API_KEY: 'sqz_test', SQUEEZE_BASE_URL: fake.api.url };
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+async function files(root: string): Promise<string[]> {
+  return (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(root.length + 1)).sort();
+}
+
+describe('usage and configuration errors: exit 2, nothing sent', () => {
+  it.each([
+    [['--quality', '0', 'a.png'], /--quality must be an integer from 1 to 100/],
+    [['--format', 'gif', 'a.png'], /--format must be/],
+    [['--concurrency', '99', 'a.png'], /--concurrency/],
+    [['--bogus', 'a.png'], /Unknown option/],
+    [[], /Name the files or folders/],
+    [['--in-place', '-o', 'out', 'a.png'], /exclude each other/],
+    [['--in-place', '--format', 'webp', 'a.png'], /cannot change its format/],
+    [['--backup', 'a.png'], /--backup goes with --in-place/],
+    [['missing.png'], /No such file or folder: missing.png/],
+    [['-', '--json'], /stdin/],
+  ])('squeeze %j', async (argv, message) => {
+    dir = await tree({ 'a.png': pngBytes() });
+    const run = await squeeze(argv, { cwd: dir, env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(fake.api.requests).toHaveLength(0);
+  });
+
+  it('needs a key and an endpoint, and refuses plain http beyond loopback', async () => {
+    dir = await tree({ 'a.png': pngBytes() });
+    expect((await squeeze(['a.png'], { cwd: dir, env: { SQUEEZE_BASE_URL: fake.api.url } })).stderr).toMatch(/No API key: set SQUEEZE_API_KEY/);
+    expect((await squeeze(['a.png'], { cwd: dir, env: { SQUEEZE_API_KEY: 'k' } })).stderr).toMatch(/set SQUEEZE_BASE_URL/);
+    const insecure = await squeeze(['a.png'], { cwd: dir, env: { SQUEEZE_API_KEY: 'k', SQUEEZE_BASE_URL: 'http://api.example.com' } });
+    expect(insecure).toMatchObject({ code: 2 });
+    expect(insecure.stderr).toMatch(/https \(plain http only for loopback/);
+    expect(fake.api.requests).toHaveLength(0);
+  });
+
+  it('reads the key from --key-file, $SQUEEZE_API_KEY_FILE or ~/.config/squeeze/api-key', async () => {
+    dir = await tree({ 'a.png': pngBytes(), 'key.txt': 'sqz_fromfile\n', '.config/squeeze/api-key': 'sqz_default\n' });
+    await squeeze(['usage', '--key-file', 'key.txt'], { cwd: dir, env: { SQUEEZE_BASE_URL: fake.api.url } });
+    await squeeze(['usage'], { cwd: dir, env: { SQUEEZE_BASE_URL: fake.api.url, SQUEEZE_API_KEY_FILE: join(dir, 'key.txt') } });
+    await squeeze(['usage'], { cwd: dir, env: { SQUEEZE_BASE_URL: fake.api.url } });
+    expect(fake.api.requests.map((r) => r.headers['x-api-key'])).toEqual(['sqz_fromfile', 'sqz_fromfile', 'sqz_default']);
+  });
+
+  it('--json prints exactly one JSON document, also for a usage error', async () => {
+    dir = await tree({ 'a.png': pngBytes() });
+    const run = await squeeze(['--json', '--quality', 'x', 'a.png'], { cwd: dir, env });
+    expect(run.code).toBe(2);
+    expect(run.json()).toMatchObject({ exitCode: 2, error: { code: 'usage' } });
+  });
+});
+
+describe('outputs', () => {
+  it('refuses, before any upload, outputs that collide or exist; --force overwrites', async () => {
+    dir = await tree({ 'a/x.png': pngBytes(), 'a/x.min.png': 'mine', 'b/y.jpg': jpegBytes(), 'b/y.jpeg': jpegBytes() });
+    const run = await squeeze(['a', 'b/y.jpg', 'b/y.jpeg', '--format', 'webp'], { cwd: dir, env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/Nothing was sent/);
+    expect(run.stderr).toMatch(/b\/y.jpg and b\/y.jpeg would both write b\/y.min.webp/);
+
+    const existing = await squeeze(['a'], { cwd: dir, env });
+    expect(existing.code).toBe(2);
+    expect(existing.stderr).toMatch(/a\/x.min.png exists \(from a\/x.png\); --force overwrites it/);
+    expect(fake.api.requests).toHaveLength(0);
+    expect(await readFile(join(dir, 'a/x.min.png'), 'utf8')).toBe('mine');
+
+    expect((await squeeze(['a', '--force'], { cwd: dir, env })).code).toBe(0);
+    expect(await readFile(join(dir, 'a/x.min.png'))).toEqual(Buffer.from(OUT));
+  });
+
+  it('--in-place --backup replaces each input atomically and keeps NAME.orig.EXT; a second run skips them', async () => {
+    const original = pngBytes({ padding: 50 });
+    dir = await tree({ 'img/p.png': original });
+    const first = await squeeze(['img', '--in-place', '--backup'], { cwd: dir, env });
+    expect(first.code).toBe(0);
+    expect(await readFile(join(dir, 'img/p.png'))).toEqual(Buffer.from(OUT));
+    expect(await readFile(join(dir, 'img/p.orig.png'))).toEqual(Buffer.from(original));
+    expect(await files(dir)).toEqual(['img/p.orig.png', 'img/p.png', 'squeeze-manifest.json']);
+    const second = await squeeze(['img', '--in-place', '--backup'], { cwd: dir, env });
+    expect(second.stderr).toMatch(/0 compressed; 1 skipped/);
+    expect(fake.api.requests).toHaveLength(1);
+  });
+
+  it('with --allow-webp, an answer in WebP is written as NAME.min.webp', async () => {
+    dir = await tree({ 'p.png': pngBytes() });
+    fake.api.answer(image({ format: 'webp' }));
+    expect((await squeeze(['p.png', '--allow-webp'], { cwd: dir, env })).code).toBe(0);
+    expect(await files(dir)).toEqual(['p.min.webp', 'p.png', 'squeeze-manifest.json']);
+  });
+});
+
+describe('outcomes and exit codes', () => {
+  it('exit 1 when some files fail; the others are done; a local refusal costs no request', async () => {
+    dir = await tree({ 'a.png': pngBytes(), 'b.png': pngBytes({ padding: 9 }), 'fake.png': 'not an image' });
+    fake.api.answer(apiError(400, 'unsupported_image'));
+    const run = await squeeze(['.', '--concurrency', '1', '--json'], { cwd: dir, env });
+    expect(run.code).toBe(1);
+    const report = run.json();
+    expect(report.summary).toMatchObject({ files: 3, compressed: 1, failed: 2 });
+    expect(report.files.find((f: { input: string }) => f.input === 'fake.png')).toMatchObject({ status: 'failed', error: { code: 'unsupported_image' } });
+    expect(fake.api.requests).toHaveLength(2);
+  });
+
+  it.each([
+    ['quota_exceeded', 429],
+    ['unauthorized', 401],
+  ])('exit 3 on %s: no new upload starts, the rest is reported not done', async (code, status) => {
+    dir = await tree(Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`p${i}.png`, pngBytes({ padding: i })])));
+    fake.api.answer(image(), apiError(status, code, { retryAfter: 99999, resetAt: '2026-12-01T00:00:00.000Z' }));
+    const run = await squeeze(['.', '--concurrency', '1', '--json'], { cwd: dir, env });
+    expect(run.code).toBe(3);
+    expect(run.json()).toMatchObject({ exitCode: 3, stoppedBy: code, summary: { compressed: 1, notDone: 4 } });
+    expect(fake.api.requests).toHaveLength(2);
+  });
+
+  it('exit 130 when interrupted: in-flight uploads are aborted, nothing half-written', async () => {
+    dir = await tree({ 'a.png': pngBytes(), 'b.png': pngBytes({ padding: 9 }) });
+    fake.api.answer(() => undefined);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const run = await squeeze(['.', '--json', '-c', '1'], { cwd: dir, env, signal: controller.signal });
+    expect(run.code).toBe(130);
+    expect(run.json()).toMatchObject({ stoppedBy: 'interrupted', summary: { compressed: 0, notDone: 2 } });
+    expect(await files(dir)).toEqual(['a.png', 'b.png']);
+  });
+
+  it('squeeze - streams stdin to the API and writes the image to stdout', async () => {
+    dir = await tree({});
+    fake.api.answer(image({ bytes: new Uint8Array([0x41, 0x42]) }));
+    const run = await squeeze(['-', '-q', '70'], { cwd: dir, env, stdin: pngBytes({ padding: 100 }) });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('AB');
+    expect(fake.api.requests[0]!.body.includes(Buffer.from('name="quality"\r\n\r\n70'))).toBe(true);
+  });
+});
+
+describe('dry run, check and usage', () => {
+  const usage = (current: number) => (_req: unknown, res: import('node:http').ServerResponse) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ plan: 'free', usage: { current, limit: 500, resetAt: '2026-12-01T00:00:00.000Z' }, totals: { bytesIn: 0, bytesOut: 0, savedBytes: 0, savedPercent: 0 }, key: { name: 'laptop', prefix: 'sqz_AbCdEfGh', requests: 2, bytesIn: 2048, bytesOut: 1024 } }));
+  };
+
+  it('--dry-run sends no image, and sets the quota it needs against the quota left (exit 3 when short)', async () => {
+    dir = await tree({ 'a.png': pngBytes(), 'b/c.jpg': jpegBytes() });
+    fake.api.answer(usage(10), usage(499));
+    const enough = await squeeze(['.', '--dry-run', '--json'], { cwd: dir, env });
+    expect(enough.code).toBe(0);
+    expect(enough.json()).toMatchObject({ dryRun: true, quota: { needed: 2, left: 490, limit: 500 } });
+    expect(enough.json().files.map((f: { status: string }) => f.status)).toEqual(['would_send', 'would_send']);
+    const short = await squeeze(['.', '--dry-run'], { cwd: dir, env });
+    expect(short.code).toBe(3);
+    expect(short.stderr).toMatch(/Needs 2 compressions of 1 left this month .*: 1 too many/);
+    expect(fake.api.requests.map((r) => r.path)).toEqual(['/v1/usage', '/v1/usage']);
+    expect(await files(dir)).toEqual(['a.png', 'b/c.jpg']);
+  });
+
+  it('--dry-run with no endpoint configured lists what it would send, without the quota left', async () => {
+    dir = await tree({ 'a.png': pngBytes() });
+    const run = await squeeze(['.', '--dry-run'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/would send a.png .* → a.min.png\nNeeds 1 compression \(quota left unknown: no endpoint configured\)\./);
+  });
+
+  it('check needs no key and makes no API call: exit 1 until a run has done every image, then 0', async () => {
+    dir = await tree({ 'img/a.png': pngBytes(), 'img/b.png': pngBytes({ padding: 7 }) });
+    const before = await squeeze(['check', 'img'], { cwd: dir });
+    expect(before.code).toBe(1);
+    expect(before.stderr).toMatch(/not done: img\/a.png/);
+    await squeeze(['img'], { cwd: dir, env });
+    const requests = fake.api.requests.length;
+    expect(await squeeze(['check', 'img'], { cwd: dir })).toMatchObject({ code: 0 });
+    // Other options are other work.
+    expect((await squeeze(['check', 'img', '-q', '50'], { cwd: dir })).code).toBe(1);
+    // A changed input is not done any more.
+    await writeFile(join(dir, 'img/b.png'), pngBytes({ padding: 8 }));
+    expect((await squeeze(['check', 'img'], { cwd: dir })).code).toBe(1);
+    expect(fake.api.requests).toHaveLength(requests);
+  });
+
+  it('usage prints the month on stdout, or the JSON document with --json', async () => {
+    dir = await tree({});
+    fake.api.answer(usage(12), usage(12));
+    const text = (await squeeze(['usage'], { cwd: dir, env })).stdout;
+    expect(text).toMatch(/^Plan free: 12 of 500 compressions this month \(488 left/);
+    expect(text).toMatch(/\nThis key \("laptop", sqz_AbCdEfGh…\): 2 of them, 2\.0 kB in, 1\.0 kB out\.\n/);
+    expect((await squeeze(['usage', '--json'], { cwd: dir, env })).json()).toMatchObject({ plan: 'free', usage: { current: 12 } });
+  });
+});

@@ -1,0 +1,649 @@
+// Generated from public/openapi.json by packages/client/scripts/generate-types.mjs: do not edit.
+// Run `npm run build:openapi` at the repository root after changing the API.
+
+export interface paths {
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health check
+         * @description No key needed.
+         */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/compress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compress an image
+         * @description One of a multipart `file`, JSON `image` (base64) or JSON `url` is required; when both `url` and `image`
+         *     are given, `url` wins. Images up to 10 MB. Format `auto` keeps the input format, or returns WebP when
+         *     the `Accept` header lists `image/webp` and WebP is smaller (`*\/*` alone does not opt in). The result is never larger
+         *     than the input unless a resize or format change was asked for. Only successful compressions count toward the monthly quota.
+         */
+        post: operations["compress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/demo-compress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try compression without a key
+         * @description Quality 80, format `auto`, no other options. 5 requests per hour per client (IPv6 per /64) and
+         *     30 per network (IPv4 /24, IPv6 /48); every request counts, refused ones included, but a 429 does not.
+         *     Files up to 5 MB. The client is the address Cloudflare sets in `CF-Connecting-IP` (an IPv4-mapped
+         *     IPv6 address is its IPv4 address); a missing or unparsable one is 400 `bad_request`. For people on this site and
+         *     for scripts, not for other websites: a browser request sent from another site (`Sec-Fetch-Site` other than
+         *     `same-origin`, or a foreign `Origin`) is 403 `forbidden` and not counted.
+         */
+        post: operations["demoCompress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This month's usage of the key
+         * @description Successful compressions and bytes this calendar month (UTC); the quota resets at 00:00 UTC on the 1st.
+         */
+        get: operations["usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description One of `image` or `url` is required. */
+        CompressRequest: {
+            /** @description Base64-encoded image, with or without a data URI prefix */
+            image?: string;
+            /** @description Public https image URL; takes priority over image */
+            url?: string;
+            /**
+             * @description 1 to 100; the same number means about the same visual quality (butteraugli distance) in every format: mozjpeg's scale, mapped onto WebP and lossy PNG. PNG is lossless at 100 and below it quantised to a dithered palette of as few colours (at most 256) as the quality allows; a graphic keeps every colour that stands apart, and comes back exact when all do.
+             * @default 80
+             */
+            quality: number;
+            /**
+             * @description auto keeps the input format, or returns WebP when Accept lists image/webp and WebP is smaller
+             * @default auto
+             * @enum {string}
+             */
+            format: "auto" | "jpeg" | "png" | "webp";
+            maxWidth?: number;
+            maxHeight?: number;
+        };
+        CompressMultipartRequest: {
+            /**
+             * Format: binary
+             * @description Image file (JPEG, PNG or WebP)
+             */
+            file: string;
+            /**
+             * @description 1 to 100; the same number means about the same visual quality (butteraugli distance) in every format: mozjpeg's scale, mapped onto WebP and lossy PNG. PNG is lossless at 100 and below it quantised to a dithered palette of as few colours (at most 256) as the quality allows; a graphic keeps every colour that stands apart, and comes back exact when all do.
+             * @default 80
+             */
+            quality: number;
+            /**
+             * @description auto keeps the input format, or returns WebP when Accept lists image/webp and WebP is smaller
+             * @default auto
+             * @enum {string}
+             */
+            format: "auto" | "jpeg" | "png" | "webp";
+            maxWidth?: number;
+            maxHeight?: number;
+        };
+        DemoMultipartRequest: {
+            /**
+             * Format: binary
+             * @description Image file (JPEG, PNG or WebP)
+             */
+            image: string;
+        };
+        DemoJsonRequest: {
+            /** @description Base64-encoded image, with or without a data URI prefix */
+            image: string;
+        };
+        HealthResponse: {
+            status: string;
+            /** Format: date-time */
+            timestamp: string;
+        };
+        UsageResponse: {
+            /** @enum {string} */
+            plan: "free" | "pro" | "business";
+            usage: {
+                current: number;
+                limit: number;
+                /** Format: date-time */
+                resetAt: string;
+            };
+            totals: {
+                bytesIn: number;
+                bytesOut: number;
+                savedBytes: number;
+                savedPercent: number;
+            };
+            /** @description The calling key's own share of the account's month */
+            key: {
+                /** @description The name given to the key in the dashboard */
+                name: string | null;
+                /** @description The first characters of the key, as the dashboard lists it */
+                prefix: string;
+                /** @description This key's successful compressions this month */
+                requests: number;
+                bytesIn: number;
+                bytesOut: number;
+            };
+        };
+        Error: {
+            /** @enum {string} */
+            error: "bad_request" | "unsupported_image" | "url_invalid" | "url_blocked" | "url_invalid_content" | "unauthorized" | "forbidden" | "not_found" | "file_too_large" | "image_too_large" | "url_too_large" | "rate_limited" | "quota_exceeded" | "internal_error" | "not_implemented" | "url_fetch_failed" | "service_unavailable" | "url_timeout";
+            message: string;
+        };
+        RateLimitError: {
+            /** @enum {string} */
+            error: "rate_limited" | "quota_exceeded";
+            message: string;
+            /** Format: date-time */
+            resetAt: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description Size of the input image in bytes (decoded bytes for base64 input). */
+        "X-Original-Size": number;
+        /** @description Size of the returned image in bytes. */
+        "X-Compressed-Size": number;
+        /** @description round(100 × (original − compressed) / original); negative only when a resize or format change made the output larger. */
+        "X-Savings-Percent": number;
+        /** @description Format of the returned image. */
+        "X-Output-Format": "jpeg" | "png" | "webp";
+        /** @description What was done, comma-separated, when anything was: `orientation-applied` (the EXIF orientation was applied to the pixels; the output has no orientation tag), `resized` (to fit maxWidth/maxHeight, which refer to the image as displayed), `converted` (format change), `alpha-flattened` (transparency composited onto white for JPEG), `icc-kept` (the colour profile was carried over), `original-returned` (re-encoding would not have been smaller: the input comes back with its metadata stripped). */
+        "X-Compression-Notes": string;
+        /** @description Demo requests this client has left in the current hour: the smaller of its own and its network's. */
+        "X-Demo-Remaining": number;
+        /** @description `Accept` when format is `auto`: the output format may depend on that header. */
+        Vary: string;
+        /** @description IETF draft field: every window as `"name";q=<quota>;w=<seconds>` (minute and month for a key; for the demo, hour per client and network per IPv4 /24 or IPv6 /48). */
+        "RateLimit-Policy": string;
+        /** @description IETF draft field: every window as `"name";r=<remaining>;t=<seconds to reset>`. */
+        RateLimit: string;
+        /** @description Older form: quota of the first window (per minute for a key, per hour for the demo). */
+        "RateLimit-Limit": number;
+        /** @description Older form: requests left in the first window. */
+        "RateLimit-Remaining": number;
+        /** @description Older form: seconds until the first window frees a request. */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before trying again (every 429, and 503 `service_unavailable`). */
+        "Retry-After": number;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service is up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+            /** @description `internal_error`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    compress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompressRequest"];
+                "multipart/form-data": components["schemas"]["CompressMultipartRequest"];
+            };
+        };
+        responses: {
+            /** @description The compressed image. */
+            200: {
+                headers: {
+                    "X-Original-Size": components["headers"]["X-Original-Size"];
+                    "X-Compressed-Size": components["headers"]["X-Compressed-Size"];
+                    "X-Savings-Percent": components["headers"]["X-Savings-Percent"];
+                    "X-Output-Format": components["headers"]["X-Output-Format"];
+                    "X-Compression-Notes": components["headers"]["X-Compression-Notes"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                };
+            };
+            /**
+             * @description `bad_request`: The request is invalid.
+             *
+             *     `unsupported_image`: The data is not a supported, decodable, still JPEG, PNG or WebP image.
+             *
+             *     `url_invalid`: The url must be a valid https URL without credentials.
+             *
+             *     `url_blocked`: The url points to a private or internal address, or to a port other than 443.
+             *
+             *     `url_invalid_content`: The url did not return a supported image.
+             */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: A valid X-API-Key header is required. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `file_too_large`: The image file is too large.
+             *
+             *     `image_too_large`: The image dimensions are too large to process.
+             *
+             *     `url_too_large`: The image at the url exceeds 10 MB.
+             */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `rate_limited`: Rate limit exceeded.
+             *
+             *     `quota_exceeded`: Monthly quota exceeded.
+             */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description `internal_error`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `url_fetch_failed`: Fetching the url failed. */
+            502: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: A service the API depends on is unavailable; nothing was charged. Try again. */
+            503: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `url_timeout`: Fetching the url timed out after 5000 ms. */
+            504: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    demoCompress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["DemoMultipartRequest"];
+                "application/json": components["schemas"]["DemoJsonRequest"];
+            };
+        };
+        responses: {
+            /** @description The compressed image. */
+            200: {
+                headers: {
+                    "X-Original-Size": components["headers"]["X-Original-Size"];
+                    "X-Compressed-Size": components["headers"]["X-Compressed-Size"];
+                    "X-Savings-Percent": components["headers"]["X-Savings-Percent"];
+                    "X-Output-Format": components["headers"]["X-Output-Format"];
+                    "X-Compression-Notes": components["headers"]["X-Compression-Notes"];
+                    "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
+                    Vary: components["headers"]["Vary"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                };
+            };
+            /**
+             * @description `bad_request`: The request is invalid.
+             *
+             *     `unsupported_image`: The data is not a supported, decodable, still JPEG, PNG or WebP image.
+             */
+            400: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `forbidden`: Cross-site requests are refused. */
+            403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `file_too_large`: The image file is too large.
+             *
+             *     `image_too_large`: The image dimensions are too large to process.
+             */
+            413: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Rate limit exceeded. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description `internal_error`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: A service the API depends on is unavailable; nothing was charged. Try again. */
+            503: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    usage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Plan, usage and byte totals. */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageResponse"];
+                };
+            };
+            /** @description `unauthorized`: A valid X-API-Key header is required. */
+            401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: Rate limit exceeded. */
+            429: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimitError"];
+                };
+            };
+            /** @description `internal_error`: An unexpected error occurred. */
+            500: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: A service the API depends on is unavailable; nothing was charged. Try again. */
+            503: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,6 @@
+export { Squeeze, type CallOptions, type CompressOptions, type CompressResult, type SqueezeOptions, type Usage } from './client.js';
+export { SqueezeError, isSqueezeError, type ClientErrorCode, type ErrorCode } from './errors.js';
+export { MAX_UPLOAD_BYTES, checkImage, sniffFormat } from './precheck.js';
+export type { RateLimitInfo, RateLimitWindow } from './rate-limit.js';
+export type { CompressInput } from './source.js';
+export type { ApiErrorCode, ImageFormat, UsageResponse } from './types.js';

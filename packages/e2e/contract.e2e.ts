@@ -1,0 +1,120 @@
+// The real client against the real Worker (wrangler dev): what the client sends and parses is what the
+// API does, and its local pre-checks refuse what the Worker refuses.
+import { Readable } from 'node:stream';
+import { createReadStream } from 'node:fs';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { checkImage, isSqueezeError, Squeeze, sniffFormat, SqueezeError } from '@squeeze-edge/client';
+import { fileBlob } from '@squeeze-edge/client/node';
+import { fixture, fixturePath } from './helpers/fixtures';
+import { createKey, setMonthUsage } from './helpers/keys';
+
+let squeeze: Squeeze;
+let apiKey: string;
+beforeAll(() => {
+  apiKey = createKey('free');
+  squeeze = new Squeeze({ apiKey, baseUrl: inject('baseUrl') });
+});
+
+async function failure(promise: Promise<unknown>): Promise<SqueezeError> {
+  const err = await promise.catch((e: unknown) => e);
+  if (!(err instanceof SqueezeError)) throw new Error(`expected a SqueezeError, got ${String(err)}`);
+  return err;
+}
+
+describe('the client against the Worker', () => {
+  it('compresses bytes: the image, its sizes and savings, its format and both rate-limit windows', async () => {
+    const input = fixture('api/chelsea.png');
+    const result = await squeeze.compress(input);
+    expect(result.format).toBe('png');
+    expect(sniffFormat(result.image)).toBe('png');
+    expect(result.originalSize).toBe(input.length);
+    expect(result.compressedSize).toBe(result.image.length);
+    expect(result.compressedSize).toBeLessThan(input.length);
+    expect(result.savedBytes).toBe(input.length - result.image.length);
+    expect(result.savingsPercent).toBe(Math.round((100 * result.savedBytes) / input.length));
+    expect(result.rateLimit.minute).toMatchObject({ limit: 60, windowSeconds: 60 });
+    expect(result.rateLimit.month).toMatchObject({ limit: 500 });
+    expect(result.rateLimit.minute!.remaining).toBeLessThan(60);
+    expect(squeeze.rateLimit).toEqual(result.rateLimit);
+  });
+
+  it('compresses a file from disk with every option, and reports the notes', async () => {
+    const result = await squeeze.compress(await fileBlob(fixturePath('api/testorig.jpg')), { quality: 60, format: 'webp', maxWidth: 32, maxHeight: 32 });
+    expect(result.format).toBe('webp');
+    expect(sniffFormat(result.image)).toBe('webp');
+    expect(result.notes).toEqual(expect.arrayContaining(['resized', 'converted']));
+  });
+
+  it('streams a Node stream upload to workerd', async () => {
+    const stream = Readable.toWeb(createReadStream(fixturePath('api/chelsea.png'), { highWaterMark: 16 * 1024 })) as ReadableStream<Uint8Array>;
+    const result = await squeeze.compress(stream, { quality: 70 });
+    expect(result.originalSize).toBe(fixture('api/chelsea.png').length);
+    expect(result.format).toBe('png');
+  });
+
+  it('with allowWebp, format auto may answer WebP; without it, never', async () => {
+    const input = fixture('api/chelsea.png');
+    expect((await squeeze.compress(input)).format).toBe('png');
+    expect((await squeeze.compress(input, { allowWebp: true })).format).toBe('webp');
+  });
+
+  it('usage() reports the month of the key', async () => {
+    const usage = await squeeze.usage();
+    expect(usage).toMatchObject({ plan: 'free', usage: { current: 5, limit: 500 }, key: { requests: 5, prefix: apiKey.slice(0, 12) } });
+    expect(usage.totals.bytesIn).toBeGreaterThan(usage.totals.bytesOut);
+    expect(Date.parse(usage.usage.resetAt)).toBeGreaterThan(Date.now());
+    expect(usage.rateLimit.minute?.limit).toBe(60);
+  });
+});
+
+describe('errors from the Worker, as one family, none retried', () => {
+  it('unauthorized (401) for an unknown key', async () => {
+    const stranger = new Squeeze({ apiKey: `sqz_${'A'.repeat(32)}`, baseUrl: inject('baseUrl') });
+    expect(await failure(stranger.usage())).toMatchObject({ code: 'unauthorized', status: 401, attempts: 1 });
+  });
+
+  it('bad_request (400) for an option out of range; url_blocked (400) for a private URL', async () => {
+    expect(await failure(squeeze.compress(fixture('api/basn6a08.png'), { quality: 0 }))).toMatchObject({ code: 'bad_request', status: 400, attempts: 1 });
+    expect(await failure(squeeze.compress(new URL('https://127.0.0.1/cat.png')))).toMatchObject({ code: 'url_blocked', status: 400, attempts: 1 });
+  });
+
+  it('unsupported_image (400) for a PNG that passes the local checks but does not decode', async () => {
+    expect(await failure(squeeze.compress(fixture('bad/png-truncated.png')))).toMatchObject({ code: 'unsupported_image', status: 400, local: false });
+  });
+
+  it('quota_exceeded (429) with resetAt and Retry-After, at once', async () => {
+    const key = createKey('free');
+    setMonthUsage(key, 500);
+    const client = new Squeeze({ apiKey: key, baseUrl: inject('baseUrl') });
+    // The month as the Worker sees it, after the write from outside (which may briefly keep D1 busy).
+    expect((await client.usage()).usage).toMatchObject({ current: 500, limit: 500 });
+    const err = await failure(client.compress(fixture('api/basn6a08.png')));
+    expect(err).toMatchObject({ code: 'quota_exceeded', status: 429, attempts: 1 });
+    expect(isSqueezeError(err, 'quota_exceeded')).toBe(true);
+    expect(Date.parse(err.resetAt!)).toBeGreaterThan(Date.now());
+    expect(err.retryAfterSeconds).toBeGreaterThan(0);
+    expect(err.rateLimit.month?.remaining).toBe(0);
+  });
+});
+
+describe('the local pre-checks agree with the Worker', () => {
+  it.each(['bad/basic_f20.png', 'bad/two-frames.webp', 'bad/text-named.png', 'bad/html-named.jpg', 'bad/unsupported.gif', 'bad/unsupported.bmp', 'bad/empty.png'])(
+    '%s: refused locally, and by the Worker with the same code',
+    async (name) => {
+      const bytes = fixture(name);
+      const local = await failure(checkImage(bytes));
+      expect(local).toMatchObject({ local: true, code: 'unsupported_image' });
+      const form = new FormData();
+      form.append('file', new Blob([bytes]), 'x');
+      const response = await fetch(`${inject('baseUrl')}/v1/compress`, { method: 'POST', headers: { 'X-API-Key': createKeyOnce() }, body: form });
+      expect(response.status).toBe(local.status);
+      expect((await response.json()).error).toBe(local.code);
+    },
+  );
+});
+
+let sharedKey: string | undefined;
+function createKeyOnce(): string {
+  sharedKey ??= createKey('pro');
+  return sharedKey;
+}

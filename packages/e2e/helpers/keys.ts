@@ -1,0 +1,37 @@
+// API keys and their month, made in the dev server's D1 state with the operator command and wrangler:
+// the one place where the tests know the schema (issue 13 moves usage from keys to accounts).
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { d1Target, runWrangler } from '../../../scripts/wrangler.mjs';
+import { root } from './paths';
+
+function run(args: string[]): string {
+  return execFileSync(process.execPath, args, { cwd: root, env: { ...process.env, SQUEEZE_STATE: inject('state') }, encoding: 'utf8' });
+}
+
+/** A new key of `plan`, as `npm run key -- create` prints it (its last line is the key alone). */
+export function createKey(plan: 'free' | 'pro' | 'business' = 'free'): string {
+  return run(['scripts/key.mjs', 'create', '--plan', plan]).trim().split('\n').at(-1)!;
+}
+
+/** Sets this month's count of successful compressions of `key` to `used`, so that its quota runs out soon. */
+export function setMonthUsage(key: string, used: number): void {
+  const month = new Date().toISOString().slice(0, 7);
+  const hash = createHash('sha256').update(key).digest('hex');
+  const dir = mkdtempSync(join(tmpdir(), 'squeeze-usage-'));
+  try {
+    const file = join(dir, 'usage.sql');
+    writeFileSync(
+      file,
+      `INSERT INTO monthly_usage (key_id, month, requests) SELECT id, '${month}', ${used} FROM api_keys WHERE key_hash = '${hash}'
+         ON CONFLICT (key_id, month) DO UPDATE SET requests = excluded.requests;`,
+    );
+    runWrangler(['d1', 'execute', 'DB', ...d1Target(false, inject('state')), '--file', file]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
