@@ -395,7 +395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `service_unavailable`: A service the API depends on is unavailable; nothing was charged. Try again. */
+            /** @description `service_unavailable`: A service the API depends on is unavailable, or too many images are waiting for the engine; nothing was charged. Try again after Retry-After. */
             503: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -545,7 +545,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `service_unavailable`: A service the API depends on is unavailable; nothing was charged. Try again. */
+            /** @description `service_unavailable`: A service the API depends on is unavailable, or too many images are waiting for the engine; nothing was charged. Try again after Retry-After. */
             503: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -629,7 +629,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `service_unavailable`: A service the API depends on is unavailable; nothing was charged. Try again. */
+            /** @description `service_unavailable`: A service the API depends on is unavailable, or too many images are waiting for the engine; nothing was charged. Try again after Retry-After. */
             503: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
