@@ -33,7 +33,7 @@ const MAX_PROFILE = 255 * ICC_BYTES_PER_SEGMENT;
  * budget): real ones are a few KB, rarely 1 MB with lookup tables, and each carried byte is held
  * three times (the profile, the output it is written into, and a PNG's deflated copy).
  */
-export const MAX_CARRIED_PROFILE_BYTES = 1_048_576;
+const MAX_CARRIED_PROFILE_BYTES = 1_048_576;
 const ICC_HEADER = 128;
 
 /**

@@ -1,4 +1,4 @@
-import { FAIL_INTERNAL, FAIL_MEMORY, type EngineExports } from './abi';
+import { FAIL_INTERNAL, FAIL_MEMORY } from './abi';
 import type { EngineMemory } from './engine-memory';
 
 /** What C reported through the `fail` import; thrown out of the WASM call. */
@@ -41,7 +41,6 @@ export class HostIo {
   peakOutputBytes = 0;
   /** How many times the job read the input from its start (a decode pass each). */
   inputPasses = 0;
-  exports?: EngineExports;
 
   constructor(private readonly memory: EngineMemory) {}
 

@@ -55,10 +55,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
   let last = { wasmBytes: 0, outputBufferBytes: 0, inputPasses: 0 };
 
   function instance(): EngineExports {
-    if (!live) {
-      const exports = new WebAssembly.Instance(module, io.imports(memory.acquire())).exports as unknown as EngineExports;
-      live = exports;
-    }
+    live ??= new WebAssembly.Instance(module, io.imports(memory.acquire())).exports as unknown as EngineExports;
     return live;
   }
 
