@@ -16,6 +16,8 @@ export interface WindowState {
 export interface MemberWindows {
   subject: WindowState;
   member: WindowState;
+  /** The counted request's entry in the log, for refund(); null when it was refused. */
+  hitId: number | null;
 }
 
 /**
@@ -55,8 +57,9 @@ export class RateLimiter extends DurableObject<Bindings> {
     const all = sql.exec<Row>('SELECT count(*) AS n, min(at_ms) AS oldest FROM hits').one();
     const own = sql.exec<Row>('SELECT count(*) AS n, min(at_ms) AS oldest FROM hits WHERE member = ?', member).one();
     const allowed = all.n < limit && own.n < memberLimit;
+    let hitId: number | null = null;
     if (allowed) {
-      sql.exec('INSERT INTO hits (at_ms, member) VALUES (?, ?)', now, member);
+      hitId = sql.exec<{ id: number }>('INSERT INTO hits (at_ms, member) VALUES (?, ?) RETURNING rowid AS id', now, member).one().id;
       if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(now + windowMs);
     }
     const state = (row: Row, rowLimit: number): WindowState => ({
@@ -65,7 +68,12 @@ export class RateLimiter extends DurableObject<Bindings> {
       remaining: Math.max(0, rowLimit - row.n - (allowed ? 1 : 0)),
       resetMs: (row.oldest ?? now) + windowMs,
     });
-    return { subject: state(all, limit), member: state(own, memberLimit) };
+    return { subject: state(all, limit), member: state(own, memberLimit), hitId };
+  }
+
+  /** Takes a counted request out of the log again: the service answered it without doing what it charges for. */
+  async refund(hitId: number): Promise<void> {
+    this.ctx.storage.sql.exec('DELETE FROM hits WHERE rowid = ?', hitId);
   }
 
   /** Drops hits too old to matter to any window, so idle subjects keep no storage. */

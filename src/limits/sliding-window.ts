@@ -20,6 +20,19 @@ export function hitMemberWindow(
   return failClosed(() => limiter(env, subject).hitMember(member, memberLimit, limit, windowMs, nowMs));
 }
 
+/**
+ * Gives back a hit that hitMemberWindow counted, for a request the service turned away itself (a busy
+ * engine). False when the limiter could not be reached: the hit then stays counted.
+ */
+export async function refundHit(env: Bindings, subject: string, hitId: number): Promise<boolean> {
+  try {
+    await limiter(env, subject).refund(hitId);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function limiter(env: Bindings, subject: string) {
   return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(subject));
 }

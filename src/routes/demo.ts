@@ -7,17 +7,22 @@ import { readDemoInput } from '../input/read-demo-input';
 import { clientBuckets } from '../limits/client-ip';
 import { DEMO_CPU_BUDGET_MS } from '../limits/cpu';
 import { rateLimitHeaders, tooManyRequestsDetails, type NamedWindow } from '../limits/rate-limit-headers';
-import { hitMemberWindow } from '../limits/sliding-window';
+import { hitMemberWindow, refundHit } from '../limits/sliding-window';
 import { DEMO_LIMIT, DEMO_NETWORK_LIMIT, HOUR_MS } from '../limits/windows';
 import { isCrossSite } from '../middleware/refuse-cross-site';
 import { imageResponse } from './image-response';
 
 const DEMO_QUALITY = 80;
 
+/** The RateLimit fields of both windows, and X-Demo-Remaining: what the tighter of them has left. */
+function demoHeaders(windows: NamedWindow[], nowMs: number): Record<string, string> {
+  return { ...rateLimitHeaders(windows, nowMs), 'X-Demo-Remaining': String(Math.min(...windows.map((w) => w.remaining))) };
+}
+
 /**
  * POST /v1/demo-compress: no key; not for other websites (403); 5 requests per hour per client address
  * (IPv6 per /64) and 30 per network (IPv4 /24, IPv6 /48). Every request counts, refused ones included;
- * a 429 itself does not.
+ * a 429 itself does not, nor a 503 of a busy engine (the hit is refunded).
  */
 export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) => {
   // Any page can POST a form here with its visitors' browsers and spend their allowance: refused, uncounted.
@@ -26,19 +31,19 @@ export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) 
   }
   const nowMs = c.get('nowMs');
   const client = clientBuckets(c.req.header('CF-Connecting-IP'));
-  const hit = await hitMemberWindow(c.env, `demo:${client.network}`, client.address, DEMO_LIMIT, DEMO_NETWORK_LIMIT, HOUR_MS, nowMs);
+  const subject = `demo:${client.network}`;
+  const hit = await hitMemberWindow(c.env, subject, client.address, DEMO_LIMIT, DEMO_NETWORK_LIMIT, HOUR_MS, nowMs);
   const windows: NamedWindow[] = [
     { name: 'hour', quota: DEMO_LIMIT, windowSeconds: HOUR_MS / 1000, ...hit.member },
     { name: 'network', quota: DEMO_NETWORK_LIMIT, windowSeconds: HOUR_MS / 1000, ...hit.subject },
   ];
-  const demoHeaders = { ...rateLimitHeaders(windows, nowMs), 'X-Demo-Remaining': String(Math.min(...windows.map((w) => w.remaining))) };
   if (!hit.member.allowed) {
     // Allowed again once every full window has freed a request.
     const details = tooManyRequestsDetails(Math.max(...windows.filter((w) => w.remaining === 0).map((w) => w.resetMs)), nowMs);
     throw new ApiError(
       'rate_limited',
       `The demo allows ${DEMO_LIMIT} requests per hour per client and ${DEMO_NETWORK_LIMIT} per network; get an API key for more.`,
-      { extra: details.extra, headers: { ...details.headers, ...demoHeaders } },
+      { extra: details.extra, headers: { ...details.headers, ...demoHeaders(windows, nowMs) } },
     );
   }
   try {
@@ -49,9 +54,13 @@ export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) 
       acceptsWebp: acceptsWebp(c.req.header('Accept')),
       cpuBudgetMs: DEMO_CPU_BUDGET_MS,
     });
-    return imageResponse({ ...result, originalSize: input.length, varyOnAccept: true, headers: demoHeaders });
+    return imageResponse({ ...result, originalSize: input.length, varyOnAccept: true, headers: demoHeaders(windows, nowMs) });
   } catch (err) {
-    if (err instanceof ApiError) Object.assign(err.headers, demoHeaders);
+    if (!(err instanceof ApiError)) throw err;
+    // A busy engine turned the request away before any work: that is the service's doing, not the client's.
+    const refunded = err.code === 'service_unavailable' && hit.hitId !== null && (await refundHit(c.env, subject, hit.hitId));
+    const after = refunded ? windows.map((w) => ({ ...w, remaining: w.remaining + 1 })) : windows;
+    Object.assign(err.headers, demoHeaders(after, nowMs));
     throw err;
   }
 });
