@@ -85,7 +85,7 @@ than the input unless a resize or format change was asked for. Only successful c
           operationId: 'demoCompress',
           summary: 'Try compression without a key',
           description: `Quality 80, format \`auto\`, no other options. ${DEMO_LIMIT} requests per hour per client (IPv6 per /64) and
-${DEMO_NETWORK_LIMIT} per network (IPv4 /24, IPv6 /48); every request counts, refused ones included, but a 429 does not.
+${DEMO_NETWORK_LIMIT} per network (IPv4 /24, IPv6 /48); every request counts, refused ones included, but a 429 does not, nor a 503 (the engine was busy).
 Files up to ${mb(DEMO_MAX_BYTES)}. The client is the address Cloudflare sets in \`CF-Connecting-IP\` (an IPv4-mapped
 IPv6 address is its IPv4 address); a missing or unparsable one is 400 \`bad_request\`. For people on this site and
 for scripts, not for other websites: a browser request sent from another site (\`Sec-Fetch-Site\` other than

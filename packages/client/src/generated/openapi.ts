@@ -57,7 +57,7 @@ export interface paths {
         /**
          * Try compression without a key
          * @description Quality 80, format `auto`, no other options. 5 requests per hour per client (IPv6 per /64) and
-         *     30 per network (IPv4 /24, IPv6 /48); every request counts, refused ones included, but a 429 does not.
+         *     30 per network (IPv4 /24, IPv6 /48); every request counts, refused ones included, but a 429 does not, nor a 503 (the engine was busy).
          *     Files up to 5 MB. The client is the address Cloudflare sets in `CF-Connecting-IP` (an IPv4-mapped
          *     IPv6 address is its IPv4 address); a missing or unparsable one is 400 `bad_request`. For people on this site and
          *     for scripts, not for other websites: a browser request sent from another site (`Sec-Fetch-Site` other than
