@@ -32,7 +32,7 @@ Running:
       --base-url URL     the API (default $SQUEEZE_BASE_URL)
   -h, --help, --version
 
-Key: $SQUEEZE_API_KEY, else --key-file, else $SQUEEZE_API_KEY_FILE, else ~/.config/squeeze/api-key.
+Key: --key-file, else $SQUEEZE_API_KEY, else $SQUEEZE_API_KEY_FILE, else ~/.config/squeeze/api-key.
 Endpoint: https, or plain http to a loopback address only.
 Folders: .jpg .jpeg .png .webp files, recursively; hidden folders, node_modules and our own NAME.min.EXT and
 NAME.orig.EXT files are skipped. A file named on the command line is always taken.

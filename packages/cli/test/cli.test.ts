@@ -48,12 +48,14 @@ describe('usage and configuration errors: exit 2, nothing sent', () => {
     expect(fake.api.requests).toHaveLength(0);
   });
 
-  it('reads the key from --key-file, $SQUEEZE_API_KEY_FILE or ~/.config/squeeze/api-key', async () => {
+  it('reads the key from --key-file, else $SQUEEZE_API_KEY, else $SQUEEZE_API_KEY_FILE, else ~/.config/squeeze/api-key', async () => {
     dir = await tree({ 'a.png': pngBytes(), 'key.txt': 'sqz_fromfile\n', '.config/squeeze/api-key': 'sqz_default\n' });
-    await squeeze(['usage', '--key-file', 'key.txt'], { cwd: dir, env: { SQUEEZE_BASE_URL: fake.api.url } });
-    await squeeze(['usage'], { cwd: dir, env: { SQUEEZE_BASE_URL: fake.api.url, SQUEEZE_API_KEY_FILE: join(dir, 'key.txt') } });
-    await squeeze(['usage'], { cwd: dir, env: { SQUEEZE_BASE_URL: fake.api.url } });
-    expect(fake.api.requests.map((r) => r.headers['x-api-key'])).toEqual(['sqz_fromfile', 'sqz_fromfile', 'sqz_default']);
+    const base = { SQUEEZE_BASE_URL: fake.api.url };
+    await squeeze(['usage', '--key-file', 'key.txt'], { cwd: dir, env: { ...base, SQUEEZE_API_KEY: 'sqz_fromenv' } });
+    await squeeze(['usage'], { cwd: dir, env: { ...base, SQUEEZE_API_KEY: 'sqz_fromenv', SQUEEZE_API_KEY_FILE: join(dir, 'key.txt') } });
+    await squeeze(['usage'], { cwd: dir, env: { ...base, SQUEEZE_API_KEY_FILE: join(dir, 'key.txt') } });
+    await squeeze(['usage'], { cwd: dir, env: base });
+    expect(fake.api.requests.map((r) => r.headers['x-api-key'])).toEqual(['sqz_fromfile', 'sqz_fromenv', 'sqz_fromfile', 'sqz_default']);
   });
 
   it('--json prints exactly one JSON document, also for a usage error', async () => {
