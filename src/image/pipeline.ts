@@ -60,7 +60,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const icc = header.complete ? await readIccProfile(input, header.format) : null;
   // carry-icc leaves a plain sRGB profile out; any other may be copied into the output.
   const iccBytes = icc && !isSrgbProfile(icc) ? icc.length : 0;
-  const [primary, ...optional] = chooseFormats(header.format, request.format, request.acceptsWebp).map(
+  const [primary, ...optional] = chooseFormats(header.format, request.format, request.acceptsWebp, size).map(
     (format): OutputSpec => ({ format, quality: encoderQuality(format, request.quality), ...size, orientation, iccBytes }),
   );
   const cpuBudgetMs = request.cpuBudgetMs ?? PAID_CPU_BUDGET_MS;

@@ -4,7 +4,7 @@ import { runExclusive } from '../../src/image/job-queue';
 import { QUEUED_INPUT_BYTES } from '../../src/limits/memory';
 import { syntheticPng } from '../engine/synthetic-png';
 import { call, createKey, errorBody, form } from '../helpers/api';
-import { blackPng, craftedJpeg, iccBombChunk, tiledNoisePng, webpWithHiddenBitstream } from '../helpers/crafted';
+import { blackPng, craftedJpeg, flatLosslessWebp, iccBombChunk, tiledNoisePng, webpWithHiddenBitstream } from '../helpers/crafted';
 import { responseImage } from '../helpers/images';
 
 /** Every request below is also checked by call(): its engine peak and JS buffers stay within the budget. */
@@ -76,6 +76,28 @@ describe('issue 11: no crafted image takes the isolate past its budget (API)', (
     const response = await compress(input, { format: 'auto' }, { Accept: 'image/webp' });
     expect(response.status).toBe(200);
     expect(response.headers.get('X-Output-Format')).toBe('jpeg');
+  });
+
+  it('5. WebP holds at most 16383 px a side: wider output is no WebP candidate for auto, and a clean 413 when asked for', async () => {
+    const wide = blackPng(17000, 4);
+    const auto = await compress(wide, { format: 'auto' }, { Accept: 'image/webp' });
+    expect(auto.status).toBe(200);
+    expect(auto.headers.get('X-Output-Format')).toBe('png');
+    const asked = await compress(wide, { format: 'webp' });
+    expect(asked.status).toBe(413);
+    const body = await errorBody(asked);
+    expect(body.error).toBe('image_too_large');
+    expect(body.message).toMatch(/WebP holds at most 16383 pixels a side; this output would be 17000x4/);
+    const fits = await compress(wide, { format: 'webp', maxWidth: '16383' });
+    expect(fits.status).toBe(200);
+    expect((await responseImage(fits)).header).toMatchObject({ format: 'webp', width: 16383 });
+    // A lossless WebP may state 16384; kept as WebP by auto, it cannot be written back at that size.
+    const widest = flatLosslessWebp(16384, 2);
+    expect(readHeader(widest)).toMatchObject({ width: 16384, height: 2 });
+    const kept = await compress(widest, { format: 'auto' });
+    expect(kept.status).toBe(413);
+    expect((await errorBody(kept)).message).toMatch(/this output would be 16384x2/);
+    expect((await compress(widest, { format: 'png' })).status).toBe(200);
   });
 
   it('6. the demo refuses, by its smaller CPU budget, a PNG a key may compress', async () => {
