@@ -17,15 +17,6 @@ typedef struct {
   uint8_t *row;
 } jpeg_encoder;
 
-#ifdef ENGINE_MOZJPEG
-/* mozjpeg's defaults are its smallest files: Robidoux tables, trellis quantisation, scans
- * chosen per image, 4:2:0 (as jSquash with `auto_subsample: false`). They keep the whole
- * image's coefficients, so the memory model decides when this encoder is used. */
-static void configure(j_compress_ptr cinfo, const encode_options *opt) {
-  jpeg_set_defaults(cinfo);
-  jpeg_set_quality(cinfo, opt->quality, FALSE);
-}
-#else
 /* mozjpeg's default quantisation table (index 3, by N. Robidoux, used for luma and chroma):
  * at equal butteraugli it saves about a quarter of the bytes of the Annex K tables. */
 static const unsigned int robidoux_table[DCTSIZE2] = {
@@ -34,16 +25,14 @@ static const unsigned int robidoux_table[DCTSIZE2] = {
     25, 34, 43, 53,  69,  94,  131, 189, 37, 40, 62,  74,  94,  124, 169, 238,
     56, 53, 91, 106, 131, 169, 226, 311, 85, 75, 135, 156, 189, 238, 311, 418};
 
-/* The same as `cjpeg -quality Q -qtables robidoux.txt -qslots 0,1,1 [-progressive]`:
- * 4:2:0, islow DCT. */
+/* The same as `cjpeg -quality Q -qtables robidoux.txt -qslots 0,1,1`: baseline (rows only,
+ * standard Huffman tables), 4:2:0, islow DCT. */
 static void configure(j_compress_ptr cinfo, const encode_options *opt) {
   jpeg_set_defaults(cinfo);
   int scale = jpeg_quality_scaling(opt->quality);
   jpeg_add_quant_table(cinfo, 0, robidoux_table, scale, TRUE);
   jpeg_add_quant_table(cinfo, 1, robidoux_table, scale, TRUE);
-  if (opt->progressive) jpeg_simple_progression(cinfo);
 }
-#endif
 
 static jpeg_encoder *from_cinfo(j_compress_ptr cinfo) {
   return (jpeg_encoder *)((char *)cinfo - offsetof(jpeg_encoder, cinfo));

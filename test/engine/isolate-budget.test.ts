@@ -87,7 +87,7 @@ describe('issue 11: no crafted image takes the engine past its budget (engine)',
   it('4. output that passes its planned size stops the job (a smaller budget stands in for the worst case)', async () => {
     const input = await tiledNoisePng(2000, 1500, { channels: 3 });
     const header = readHeader(input);
-    const baseline = { mozjpeg: false, progressive: false, ownWebpAlpha: true, webpLowMemory: true };
+    const baseline = { jpeg: 'baseline', ownWebpAlpha: true, webpLowMemory: true } as const;
     const engine = createWasmEngine(engineWasm, { plan: () => baseline, budgetBytes: 4 * MiB, retireAfterBytes: 0 });
     const error = await failure(() => engine.transcode(input, header, { format: 'jpeg', quality: 95, width: 2000, height: 1500 }));
     expect(error.code).toBe('image_too_large');
