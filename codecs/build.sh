@@ -158,10 +158,11 @@ build_jpegli() {
   for f in $HWY_FILES; do files+=("$h/hwy/$f.cc"); done
   CC=clang++-14 compile jpegli "${CXXFLAGS[@]}" -isystem "$HERE/src/compat" -I"$j" -I"$j/lib/include" -I"$h" \
     -I"$WORK/gen/jpeg" -I"$WORK/src/libjpeg-turbo-2.1.5" -- "${files[@]}"
-  # Our glue: jpegli's API (jpegli-encode.c) and operator new failing into the engine's
-  # out-of-memory path (cxx-alloc.cc).
-  compile jpegli-glue -Wall -Wextra -Werror -isystem "$HERE/src/compat" -I"$j" -I"$j/lib/include" -I"$h" \
-    -I"$WORK/gen/jpeg" -I"$WORK/src/libjpeg-turbo-2.1.5" -- "$HERE/src/jpegli-encode.c"
+  # Our JPEG encoder and error glue, built a second time against jpegli (src/jpegli-names.h), and
+  # operator new failing into the engine's out-of-memory path (cxx-alloc.cc).
+  compile jpegli-glue -Wall -Wextra -Werror -DENGINE_JPEGLI -include "$HERE/src/jpegli-names.h" \
+    -isystem "$HERE/src/compat" -I"$j" -I"$j/lib/include" -I"$h" -I"$WORK/gen/jpeg" -I"$WORK/src/libjpeg-turbo-2.1.5" \
+    -- "$HERE/src/jpeg-encode.c" "$HERE/src/jpeg-error.c"
   CC=clang++-14 compile cxx-glue "${CXXFLAGS[@]}" -Wall -Wextra -Werror -- "$HERE/src/cxx-alloc.cc"
 }
 
@@ -184,7 +185,7 @@ build_libwebp() {
 
 build_glue() {
   local s=$WORK/src
-  mapfile -t files < <(ls "$HERE"/src/*.c | grep -v '/jpegli-encode\.c$' | LC_ALL=C sort)
+  mapfile -t files < <(ls "$HERE"/src/*.c | LC_ALL=C sort)
   compile glue -Wall -Wextra -Werror -Wno-missing-field-initializers -I"$WORK/gen/jpeg" \
     -I"$s/libjpeg-turbo-2.1.5" -I"$s/libspng-0.7.3/spng" -I"$s/zlib-1.2.13.dfsg" -I"$s/libwebp-1.2.4/src" -I"$s/libwebp-1.2.4" -DSPNG_STATIC -- "${files[@]}"
 }

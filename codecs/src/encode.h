@@ -34,9 +34,9 @@ typedef struct png_stats {
   uint32_t palette[256]; /* the colours as 0xRRGGBBAA, in order of first appearance */
 } png_stats;
 
-/* jpegli (jpegli-encode.c): the JPEG encoder. */
+/* jpeg-encode.c built against jpegli: the JPEG encoder. */
 encoder *jpegli_encoder_new(int width, int height, int channels, const encode_options *opt);
-/* libjpeg-turbo, baseline (jpeg-encode.c): the leanest, for images too big for jpegli's rows. */
+/* jpeg-encode.c built against libjpeg-turbo: baseline, the leanest rows, for images too wide for jpegli's. */
 encoder *jpeg_encoder_new(int width, int height, int channels, const encode_options *opt);
 encoder *webp_encoder_new(int width, int height, int channels, const encode_options *opt);
 /* How the PNG encoder deflates: zlib strategy and libspng filter choice. Which is smallest

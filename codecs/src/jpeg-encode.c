@@ -1,9 +1,15 @@
+/* The JPEG encoders. Built twice (build.sh): against libjpeg-turbo (baseline, for the widest
+ * images), and with ENGINE_JPEGLI against jpegli, the JPEG encoder, with every libjpeg call
+ * renamed jpegli_* (jpegli-names.h). */
 #include <stddef.h>
 #include <stdlib.h>
 
 #include "encode.h"
 #include "host.h"
 #include "jpeg-error.h"
+#ifdef ENGINE_JPEGLI
+#include "lib/jpegli/encode.h"
+#endif
 
 #define OUTPUT_CHUNK 65536
 
@@ -17,6 +23,23 @@ typedef struct {
   uint8_t *row;
 } jpeg_encoder;
 
+#ifdef ENGINE_JPEGLI
+/* 4:2:0 (jpegli's own default is 4:4:4, larger at our qualities), the quality on jpegli's scale
+ * (quality-scale.ts maps the service's onto it), 8-bit tables. The plan (memory-model.ts) picks
+ * the mode: progressive keeps every coefficient and its tokens; sequential with optimised
+ * Huffman tables keeps the tokens; with the standard tables, nothing but rows. */
+static void configure(j_compress_ptr cinfo, const encode_options *opt) {
+  jpegli_set_defaults(cinfo);
+  if (cinfo->input_components == 3) {
+    cinfo->comp_info[0].h_samp_factor = cinfo->comp_info[0].v_samp_factor = 2;
+    for (int c = 1; c < 3; c++) cinfo->comp_info[c].h_samp_factor = cinfo->comp_info[c].v_samp_factor = 1;
+  }
+  jpegli_set_quality(cinfo, opt->quality, TRUE);
+  jpegli_enable_adaptive_quantization(cinfo, opt->jpeg_adaptive_quantization ? TRUE : FALSE);
+  jpegli_set_progressive_level(cinfo, opt->progressive ? 2 : 0);
+  cinfo->optimize_coding = opt->progressive || opt->jpeg_optimize_coding ? TRUE : FALSE;
+}
+#else
 /* mozjpeg's default quantisation table (index 3, by N. Robidoux, used for luma and chroma):
  * at equal butteraugli it saves about a quarter of the bytes of the Annex K tables. */
 static const unsigned int robidoux_table[DCTSIZE2] = {
@@ -33,6 +56,7 @@ static void configure(j_compress_ptr cinfo, const encode_options *opt) {
   jpeg_add_quant_table(cinfo, 0, robidoux_table, scale, TRUE);
   jpeg_add_quant_table(cinfo, 1, robidoux_table, scale, TRUE);
 }
+#endif
 
 static jpeg_encoder *from_cinfo(j_compress_ptr cinfo) {
   return (jpeg_encoder *)((char *)cinfo - offsetof(jpeg_encoder, cinfo));
