@@ -20,8 +20,9 @@ import { EngineFailure, HostIo } from './host-io';
 import { type EncoderPlan, type JpegPlan, RETIRE_AFTER_BYTES, estimatePeakBytes, planEncoder, plannedOutputBytes } from './memory-model';
 
 /**
- * jpegli's adaptive quantisation, off: on the corpus photos it missed issue 15's bar at equal SSIMULACRA2
- * and made the dark star-field photo larger, where off met every bar (docs/benchmarks.md, "jpegli").
+ * jpegli's adaptive quantisation, off: at equal butteraugli it saves about 1 % on most corpus photos but makes
+ * the dark star field 9 % larger (docs/benchmarks.md, "jpegli adaptive quantisation on against off"), and an
+ * earlier SSIMULACRA2 measurement found it missing issue 15's bar where off met it.
  */
 export const JPEGLI_ADAPTIVE_QUANTIZATION = false;
 
