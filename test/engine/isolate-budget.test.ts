@@ -6,7 +6,7 @@ import { encoderQuality } from '../../src/image/quality-scale';
 import type { ImageHeader, OutputSpec } from '../../src/image/types';
 import { createWasmEngine, estimatePeakBytes } from '../../src/image/wasm';
 import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
-import { blackPng, craftedJpeg, flatLosslessWebp, tiledNoisePng, webpWithHiddenBitstream } from '../helpers/crafted';
+import { blackPng, craftedJpeg, flatLosslessWebp, noisePng, tiledNoisePng, webpWithHiddenBitstream } from '../helpers/crafted';
 import { freshEngine } from './helpers';
 
 const MiB = 1_048_576;
@@ -63,6 +63,21 @@ describe('issue 11: no crafted image takes the engine past its budget (engine)',
     expect(engine.takePeak()).toBeLessThanOrEqual(ENGINE_BUDGET_BYTES);
     const small = flatLosslessWebp(64, 64);
     expect(await engine.transcode(small, readHeader(small), { format: 'png', quality: 100, width: 64, height: 64 })).toBeInstanceOf(Uint8Array);
+  });
+
+  it('4. a decoder that runs out of the budget fails as memory (413), never as undecodable data (zlib inside libspng)', async () => {
+    // A valid PNG under budgets from tight to enough: zlib allocates its window on the first IDAT data, and
+    // libspng reports inflate's Z_MEM_ERROR as a stream error.
+    const input = await noisePng(330, 300, { channels: 3 });
+    const header = readHeader(input);
+    for (let kib = 1024; kib <= 2048; kib += 64) {
+      const tight = createWasmEngine(engineWasm, { plan: () => ({ jpeg: 'optimized', ownWebpAlpha: true, webpLowMemory: true }), budgetBytes: kib * 1024, retireAfterBytes: 0 });
+      const error = await tight.transcode(input, header, { format: 'jpeg', quality: 72, width: 320, height: 300 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      if (error !== undefined) expect((error as ApiError).code, `${kib} KiB: ${(error as Error).message}`).toBe('image_too_large');
+    }
   });
 
   it('4. an instance whose memory grew past the threshold is dropped after its job, and the next job starts small', async () => {
