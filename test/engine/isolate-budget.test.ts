@@ -7,6 +7,7 @@ import type { ImageHeader, OutputSpec } from '../../src/image/types';
 import { createWasmEngine, estimatePeakBytes } from '../../src/image/wasm';
 import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
 import { blackPng, craftedJpeg, flatLosslessWebp, noisePng, tiledNoisePng, webpWithHiddenBitstream } from '../helpers/crafted';
+import { fixture } from '../helpers/fixtures';
 import { freshEngine } from './helpers';
 
 const MiB = 1_048_576;
@@ -65,18 +66,23 @@ describe('issue 11: no crafted image takes the engine past its budget (engine)',
     expect(await engine.transcode(small, readHeader(small), { format: 'png', quality: 100, width: 64, height: 64 })).toBeInstanceOf(Uint8Array);
   });
 
-  it('4. a decoder that runs out of the budget fails as memory (413), never as undecodable data (zlib inside libspng)', async () => {
-    // A valid PNG under budgets from tight to enough: zlib allocates its window on the first IDAT data, and
-    // libspng reports inflate's Z_MEM_ERROR as a stream error.
-    const input = await noisePng(330, 300, { channels: 3 });
+  it.each([
+    // libspng reports zlib's Z_MEM_ERROR (its window is allocated on the first IDAT data) as a stream error.
+    ['a PNG decoded by libspng to JPEG', () => noisePng(330, 300, { channels: 3 }), 'jpeg'],
+    // libwebp's lossless alpha encoder and VP8L encoder lose the out-of-memory code on the way out.
+    ['a lossy WebP with alpha to WebP', () => fixture('engine/lossy_alpha4.webp'), 'webp'],
+    ['a lossless WebP to WebP', () => fixture('engine/lossless1.webp'), 'webp'],
+  ] as const)('4. %s that runs out of the budget fails as memory (413), never as bad data or a 500', async (_, make, format) => {
+    const input = await make();
     const header = readHeader(input);
-    for (let kib = 1024; kib <= 2048; kib += 64) {
-      const tight = createWasmEngine(engineWasm, { plan: () => ({ jpeg: 'optimized', ownWebpAlpha: true, webpLowMemory: true }), budgetBytes: kib * 1024, retireAfterBytes: 0 });
-      const error = await tight.transcode(input, header, { format: 'jpeg', quality: 72, width: 320, height: 300 }).then(
+    for (let kib = 1024; kib <= 4096; kib += 64) {
+      const tight = createWasmEngine(engineWasm, { plan: () => ({ jpeg: 'optimized', ownWebpAlpha: false, webpLowMemory: false }), budgetBytes: kib * 1024, retireAfterBytes: 0 });
+      const error = await tight.transcode(input, header, { format, quality: 72, width: header.width, height: header.height }).then(
         () => undefined,
         (e: unknown) => e,
       );
-      if (error !== undefined) expect((error as ApiError).code, `${kib} KiB: ${(error as Error).message}`).toBe('image_too_large');
+      if (error === undefined) break;
+      expect((error as ApiError).code, `${kib} KiB: ${(error as Error).message}`).toBe('image_too_large');
     }
   });
 
