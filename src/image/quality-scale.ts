@@ -45,3 +45,14 @@ export function encoderQuality(format: ImageFormat, quality: number): number {
   const inverse = DISTANCE[format].map(([q, d]) => [-d, q] as const);
   return Math.min(99, Math.round(along(inverse, -distance)));
 }
+
+/**
+ * The quality of the engine's last-resort JPEG encoder (libjpeg-turbo with mozjpeg's tables, the service's
+ * own scale) for a jpegli quality: the service quality that maps onto it, so the widest images keep the look
+ * that was asked for.
+ */
+export function libjpegTurboQuality(jpegliQuality: number): number {
+  let quality = 1;
+  while (quality < 100 && encoderQuality('jpeg', quality + 1) <= jpegliQuality) quality++;
+  return quality;
+}

@@ -41,8 +41,9 @@ describe('wasm engine: JPEG', () => {
     expect(readHeader(png)).toMatchObject({ format: 'png', width: 227, height: 149 });
   });
 
-  it('with libjpeg-turbo, re-encodes testorig.jpg at q80 byte for byte as `djpeg | cjpeg -quality 80 -qtables robidoux-qtables.txt -qslots 0,1,1`', async () => {
-    const out = await transcodeFixture(freshEngine(jpegPlan('baseline')), 'testorig.jpg', { format: 'jpeg', quality: 80 });
+  it('with libjpeg-turbo, re-encodes testorig.jpg at service q80 byte for byte as `djpeg | cjpeg -quality 80 -qtables robidoux-qtables.txt -qslots 0,1,1`', async () => {
+    // The job carries jpegli's quality for service 80; libjpeg-turbo gets the service's own 80 back.
+    const out = await transcodeFixture(freshEngine(jpegPlan('baseline')), 'testorig.jpg', { format: 'jpeg', quality: encoderQuality('jpeg', 80) });
     expect(out).toEqual(await fixture('engine/golden-testorig-q80.jpg'));
   });
 

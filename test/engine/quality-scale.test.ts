@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encoderQuality } from '../../src/image/quality-scale';
+import { encoderQuality, libjpegTurboQuality } from '../../src/image/quality-scale';
 
 const FORMATS = ['jpeg', 'webp', 'png'] as const;
 
@@ -27,5 +27,17 @@ describe('one quality scale', () => {
     expect(encoderQuality('webp', 80)).toBe(78);
     expect(encoderQuality('png', 80)).toBe(92);
     expect(encoderQuality('png', 50)).toBe(76);
+  });
+
+  it("gives libjpeg-turbo (the widest JPEGs) back the service quality of jpegli's, so the look does not change with the encoder", () => {
+    // jpegli's scale is coarser at the low end, where two service qualities can share one jpegli quality.
+    for (let q = 1; q <= 100; q++) expect(Math.abs(libjpegTurboQuality(encoderQuality('jpeg', q)) - q), `${q}`).toBeLessThanOrEqual(1);
+    expect(libjpegTurboQuality(encoderQuality('jpeg', 80))).toBe(80);
+    let previous = 0;
+    for (let q = 1; q <= 100; q++) {
+      const turbo = libjpegTurboQuality(q);
+      expect(turbo).toBeGreaterThanOrEqual(Math.max(1, previous));
+      previous = turbo;
+    }
   });
 });

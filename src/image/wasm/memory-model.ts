@@ -1,4 +1,5 @@
 import { ENGINE_BUDGET_BYTES } from '../../limits/memory';
+import { libjpegTurboQuality } from '../quality-scale';
 import type { ImageHeader, OutputSpec } from '../types';
 
 const MiB = 1024 * 1024;
@@ -154,7 +155,9 @@ function channels(header: ImageHeader): number {
 function colourOutputBytesPerPixel(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   switch (out.format) {
     case 'jpeg':
-      return along(plan.jpeg === 'baseline' ? TERMS.jpegOutputBytesPerPixel : TERMS.jpegliOutputBytesPerPixel, out.quality);
+      return plan.jpeg === 'baseline'
+        ? along(TERMS.jpegOutputBytesPerPixel, libjpegTurboQuality(out.quality))
+        : along(TERMS.jpegliOutputBytesPerPixel, out.quality);
     case 'webp':
       return along(TERMS.webpOutputBytesPerPixel, out.quality);
     case 'png':

@@ -1,5 +1,6 @@
 import { ApiError } from '../../errors/api-error';
 import type { ImageEngine } from '../engine';
+import { libjpegTurboQuality } from '../quality-scale';
 import type { ImageHeader, OutputSpec } from '../types';
 import {
   FAIL_MEMORY,
@@ -100,7 +101,8 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
         ((out.orientation ?? 1) << ORIENTATION_SHIFT);
       io.start(input, plannedOutputBytes(header, out, chosen));
       try {
-        exports.transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], out.quality, out.width, out.height, flags, header.width, header.height);
+        const quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' ? libjpegTurboQuality(out.quality) : out.quality;
+        exports.transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, out.width, out.height, flags, header.width, header.height);
         last = { wasmBytes: exports.heap_top(), outputBufferBytes: io.peakOutputBytes, inputPasses: io.inputPasses };
         const output = io.finish();
         if (memory.wasmBytes() > retireAfter) retire();
