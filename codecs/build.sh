@@ -30,9 +30,9 @@ TOOL_PACKAGES="clang-14 lld-14 llvm-14 wasi-libc libclang-rt-14-dev-wasm32 libc+
 
 # jpegli (the JPEG encoder) is in jpeg-xl 0.11.2 and needs highway 1.2.0: Debian trixie's
 # source packages, fetched with a private apt configuration (scripts/trixie-apt.sh). The
-# mirror no longer has the .dsc files of 0.11.2's first revisions, so the upstream tarballs
-# are pinned by their own sha256 (Debian's patches to them touch neither jpegli's encoder
-# nor highway's code built here).
+# mirror no longer has the .dsc (nor the Debian patches) of jpeg-xl's current revision, so
+# the upstream tarballs are pinned by their own sha256 and built without Debian's patches
+# (highway 1.2.0-2's touch only big-endian, x86, RISC-V and Apple code and its tests).
 TRIXIE_PINS=(
   "jpeg-xl=0.11.2-0.1~deb13u3 jpeg-xl_0.11.2.orig.tar.gz ab38928f7f6248e2a98cc184956021acb927b16a0dee71b4d260dc040a4320ea"
   "highway=1.2.0-2 highway_1.2.0.orig.tar.gz 7e0be78b8318e8bdbf6fa545d2ecb4c90f947df03f7aadc42c1967f019e63343"
