@@ -26,12 +26,17 @@ d718ead0dfbcbc8523665c02a7f7152e31039ded641d022868722623bb3b486d  libjpeg-turbo_
 d9ed0b59e2010f255c28d0869fd15b31f9b08aed757bfc91862d43aa9ec1aa99  libwebp_1.2.4-0.2+deb12u1.dsc
 '
 
-TOOL_PACKAGES="clang-14 lld-14 llvm-14 wasi-libc libclang-rt-14-dev-wasm32 dpkg-dev"
+TOOL_PACKAGES="clang-14 lld-14 llvm-14 wasi-libc libclang-rt-14-dev-wasm32 libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 dpkg-dev"
 
-# mozjpeg is not in Debian; the npm package mozjpeg@8.0.0 carries mozjpeg 3.2's sources.
-# Only its encoder is built (trellis quantisation, optimised scans), with every global
-# symbol prefixed so it links beside libjpeg-turbo.
-MOZJPEG_TGZ_SHA256="2a28f72ac9991a53572e634efa668ab9bdafa4653aa6d771298f2212e49d9467"
+# jpegli (the JPEG encoder) is in jpeg-xl 0.11.2 and needs highway 1.2.0: Debian trixie's
+# source packages, fetched with a private apt configuration (scripts/trixie-apt.sh). The
+# mirror no longer has the .dsc (nor the Debian patches) of jpeg-xl's current revision, so
+# the upstream tarballs are pinned by their own sha256 and built without Debian's patches
+# (highway 1.2.0-2's touch only big-endian, x86, RISC-V and Apple code and its tests).
+TRIXIE_PINS=(
+  "jpeg-xl=0.11.2-0.1~deb13u3 jpeg-xl_0.11.2.orig.tar.gz ab38928f7f6248e2a98cc184956021acb927b16a0dee71b4d260dc040a4320ea"
+  "highway=1.2.0-2 highway_1.2.0.orig.tar.gz 7e0be78b8318e8bdbf6fa545d2ecb4c90f947df03f7aadc42c1967f019e63343"
+)
 
 # libwebp's SSE2 code compiles to WASM SIMD through emscripten's SSE-on-wasm_simd128 headers.
 # Only those headers are taken from Debian's emscripten package (not installed).
@@ -87,14 +92,16 @@ fetch_simd_headers() {
   dpkg-deb --fsys-tarfile "$dir/$EMSCRIPTEN_DEB" | tar -x -C "$dir" --wildcards './usr/share/emscripten/system/include/compat/*mmintrin.h'
 }
 
-fetch_mozjpeg() {
-  local dir=$WORK/src/mozjpeg-npm
-  [ -f "$dir/mozjpeg/jcapimin.c" ] && return
+fetch_trixie() {
+  local dir=$WORK/src/trixie
   mkdir -p "$dir"
-  (cd "$dir" && npm pack -q mozjpeg@8.0.0 >/dev/null)
-  echo "$MOZJPEG_TGZ_SHA256  $dir/mozjpeg-8.0.0.tgz" | sha256sum --quiet -c -
-  tar -xzf "$dir/mozjpeg-8.0.0.tgz" -C "$dir"
-  tar -xzf "$dir/package/vendor/source/mozjpeg.tar.gz" -C "$dir"
+  for pin in "${TRIXIE_PINS[@]}"; do
+    read -r package tarball sha <<<"$pin"
+    [ -f "$dir/$tarball" ] || (cd "$dir" && bash "$HERE/../scripts/trixie-apt.sh" "$WORK/trixie-apt" source -qq --tar-only --download-only "$package" 2>/dev/null)
+    echo "$sha  $dir/$tarball" | sha256sum --quiet -c -
+  done
+  [ -d "$dir/libjxl-0.11.2" ] || tar -xzf "$dir/jpeg-xl_0.11.2.orig.tar.gz" -C "$dir"
+  [ -d "$dir/highway-1.2.0" ] || tar -xzf "$dir/highway_1.2.0.orig.tar.gz" -C "$dir"
 }
 
 CC=clang-14
@@ -136,30 +143,27 @@ build_libjpeg() {
   compile jpeg -I"$gen" -I"$s" -- "${files[@]}"
 }
 
-MOZJPEG_FILES="jcapimin jcapistd jccoefct jccolor jcdctmgr jcext jchuff jcinit jcmainct jcmarker jcmaster
-  jcomapi jcparam jcphuff jcprepct jcsample jdatadst jerror jfdctflt jfdctfst jfdctint jutils jmemmgr jmemnobs
-  jsimd_none"
+# jpegli's encoder and the highway files it needs, C++17 without exceptions or threads, for
+# highway's WASM SIMD target only. jpegli includes libjpeg-turbo's jpeglib.h (as Debian builds
+# it), and exports jpegli_* functions, so it links beside libjpeg-turbo. wasi-libc has no
+# setjmp.h, which jpegli includes but does not use: src/compat has an empty one.
+JPEGLI_FILES="adaptive_quantization bit_writer bitstream color_transform common downsample encode encode_finish
+  encode_streaming entropy_coding error huffman input memory_manager quant simd"
+HWY_FILES="abort aligned_allocator per_target print targets timer"
+CXXFLAGS=(-std=c++17 -fno-exceptions -fno-rtti -DHWY_COMPILE_ONLY_STATIC=1)
 
-# Two passes: compile, list the global symbols, then compile again with each renamed moz_*.
-build_mozjpeg() {
-  local s=$WORK/src/mozjpeg-npm/mozjpeg gen=$WORK/gen/mozjpeg files=()
-  mkdir -p "$gen"
-  sed -e 's/#undef HAVE_STDDEF_H/#define HAVE_STDDEF_H 1/' -e 's/#undef HAVE_STDLIB_H/#define HAVE_STDLIB_H 1/' \
-      -e 's/#undef HAVE_UNSIGNED_CHAR/#define HAVE_UNSIGNED_CHAR 1/' \
-      -e 's/#undef HAVE_UNSIGNED_SHORT/#define HAVE_UNSIGNED_SHORT 1/' \
-      -e 's/#undef MEM_SRCDST_SUPPORTED/#define MEM_SRCDST_SUPPORTED 1/' "$s/jconfig.h.in" >"$gen/jconfig.h"
-  printf '#define BUILD "engine"\n#define INLINE __inline__ __attribute__((always_inline))\n#define PACKAGE_NAME "mozjpeg"\n#define VERSION "3.2"\n#define SIZEOF_SIZE_T 4\n' >"$gen/jconfigint.h"
-  for f in $MOZJPEG_FILES; do files+=("$s/$f.c"); done
-  : >"$gen/moz-prefix.h"
-  compile mozjpeg-scan -I"$gen" -I"$s" -include "$gen/moz-prefix.h" -- "${files[@]}"
-  llvm-nm-14 -g --defined-only "$WORK"/obj/mozjpeg-scan/*.o | awk 'NF == 3 {print $3}' | LC_ALL=C sort -u \
-    | awk '{print "#define " $1 " moz_" $1}' >"$gen/moz-prefix.h.tmp"
-  mv "$gen/moz-prefix.h.tmp" "$gen/moz-prefix.h"
-  rm -r "$WORK/obj/mozjpeg-scan"
-  compile mozjpeg -I"$gen" -I"$s" -include "$gen/moz-prefix.h" -- "${files[@]}"
-  # Our JPEG encoder and error glue, built a second time against mozjpeg.
-  compile mozjpeg-glue -Wall -Wextra -Werror -DENGINE_MOZJPEG -I"$gen" -I"$s" -include "$gen/moz-prefix.h" \
-    -include "$HERE/src/mozjpeg-names.h" -- "$HERE/src/jpeg-encode.c" "$HERE/src/jpeg-error.c"
+build_jpegli() {
+  local j=$WORK/src/trixie/libjxl-0.11.2 h=$WORK/src/trixie/highway-1.2.0 files=()
+  for f in $JPEGLI_FILES; do files+=("$j/lib/jpegli/$f.cc"); done
+  for f in $HWY_FILES; do files+=("$h/hwy/$f.cc"); done
+  CC=clang++-14 compile jpegli "${CXXFLAGS[@]}" -isystem "$HERE/src/compat" -I"$j" -I"$j/lib/include" -I"$h" \
+    -I"$WORK/gen/jpeg" -I"$WORK/src/libjpeg-turbo-2.1.5" -- "${files[@]}"
+  # Our JPEG encoder and error glue, built a second time against jpegli (src/jpegli-names.h), and
+  # operator new failing into the engine's out-of-memory path (cxx-alloc.cc).
+  compile jpegli-glue -Wall -Wextra -Werror -DENGINE_JPEGLI -include "$HERE/src/jpegli-names.h" \
+    -isystem "$HERE/src/compat" -I"$j" -I"$j/lib/include" -I"$h" -I"$WORK/gen/jpeg" -I"$WORK/src/libjpeg-turbo-2.1.5" \
+    -- "$HERE/src/jpeg-encode.c" "$HERE/src/jpeg-error.c"
+  CC=clang++-14 compile cxx-glue "${CXXFLAGS[@]}" -Wall -Wextra -Werror -- "$HERE/src/cxx-alloc.cc"
 }
 
 build_zlib() {
@@ -193,7 +197,7 @@ link() {
   mkdir -p "$OUT"
   mapfile -t objs < <(find "$WORK/obj" -name '*.o' | LC_ALL=C sort)
   "$CC" --target=wasm32-wasi -O2 -nostartfiles -Wl,--no-entry -Wl,--gc-sections -Wl,--strip-all \
-    -Wl,-z,stack-size=262144 -Wl,--import-memory -Wl,--initial-memory=1048576 "${objs[@]}" -o "$OUT/engine.wasm.tmp"
+    -Wl,-z,stack-size=262144 -Wl,--import-memory -Wl,--initial-memory=1048576 "${objs[@]}" -lc++ -lc++abi -o "$OUT/engine.wasm.tmp"
   mv "$OUT/engine.wasm.tmp" "$OUT/engine.wasm"
 }
 
@@ -211,7 +215,9 @@ write_manifest() {
     "libspng": "0.7.3-3",
     "zlib": "1:1.2.13.dfsg-1",
     "libwebp": "1.2.4-0.2+deb12u1",
-    "mozjpeg": "3.2 (npm mozjpeg@8.0.0)"
+    "jpeg-xl (jpegli)": "0.11.2-0.1~deb13u3 (trixie; jpeg-xl_0.11.2.orig.tar.gz)",
+    "highway": "1.2.0-2 (trixie; highway_1.2.0.orig.tar.gz)",
+    "libc++, libc++abi": "$(dpkg-query -W -f='${Version}' libc++-14-dev-wasm32)"
   }
 }
 JSON
@@ -220,10 +226,10 @@ JSON
 ensure_toolchain
 fetch_sources
 fetch_simd_headers
-fetch_mozjpeg
+fetch_trixie
 rm -rf "$WORK/obj"
 build_libjpeg
-build_mozjpeg
+build_jpegli
 build_zlib
 build_spng
 build_libwebp

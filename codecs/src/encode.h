@@ -13,7 +13,9 @@ typedef struct encoder {
 
 typedef struct encode_options {
   int quality;      /* 1..100 */
-  int progressive;  /* JPEG: progressive scans (costs a full-frame coefficient buffer) */
+  int progressive;  /* jpegli: progressive scans (every coefficient and token held) */
+  int jpeg_optimize_coding; /* jpegli, sequential: optimised Huffman tables (every token held) */
+  int jpeg_adaptive_quantization; /* jpegli: adaptive quantisation */
   int own_webp_alpha; /* WebP: code alpha with webp-alpha.c (no 14 B/px lossless encoder) */
   int webp_low_memory; /* WebP: no whole-image token buffer, about 3 times slower */
 } encode_options;
@@ -32,9 +34,10 @@ typedef struct png_stats {
   uint32_t palette[256]; /* the colours as 0xRRGGBBAA, in order of first appearance */
 } png_stats;
 
+/* jpeg-encode.c built against jpegli: the JPEG encoder. */
+encoder *jpegli_encoder_new(int width, int height, int channels, const encode_options *opt);
+/* jpeg-encode.c built against libjpeg-turbo: baseline, the leanest rows, for images too wide for jpegli's. */
 encoder *jpeg_encoder_new(int width, int height, int channels, const encode_options *opt);
-/* mozjpeg: smaller files, 6 B/px of output held until the end. */
-encoder *mozjpeg_encoder_new(int width, int height, int channels, const encode_options *opt);
 encoder *webp_encoder_new(int width, int height, int channels, const encode_options *opt);
 /* How the PNG encoder deflates: zlib strategy and libspng filter choice. Which is smallest
  * depends on the image, so the engine counts several on small images (count != NULL: the

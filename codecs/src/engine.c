@@ -18,11 +18,13 @@
 /* Must match src/image/wasm/abi.ts. */
 enum format { FORMAT_JPEG = 0, FORMAT_PNG = 1, FORMAT_WEBP = 2 };
 enum flags {
-  FLAG_PROGRESSIVE = 1, /* JPEG output: progressive scans */
+  FLAG_PROGRESSIVE = 1, /* JPEG output: jpegli's progressive scans */
   FLAG_MITCHELL = 2,    /* resample with Mitchell instead of Lanczos3 */
   FLAG_OWN_WEBP_ALPHA = 4, /* WebP output: our alpha encoder, for images too big for libwebp's */
-  FLAG_MOZJPEG = 8,        /* JPEG output: mozjpeg instead of libjpeg-turbo */
-  FLAG_WEBP_LOW_MEMORY = 16 /* WebP output: libwebp's low_memory mode */
+  FLAG_LIBJPEG_TURBO = 8,  /* JPEG output: libjpeg-turbo baseline instead of jpegli */
+  FLAG_WEBP_LOW_MEMORY = 16, /* WebP output: libwebp's low_memory mode */
+  FLAG_JPEG_OPTIMIZE = 32,   /* JPEG output: jpegli sequential with optimised Huffman tables */
+  FLAG_JPEG_ADAPTIVE_QUANTIZATION = 64 /* JPEG output: jpegli's adaptive quantisation */
 };
 /* Bits 8 to 11 of flags: the EXIF orientation (1 to 8) to apply; 0 means 1. */
 #define ORIENTATION_SHIFT 8
@@ -81,7 +83,7 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
     int shown_w = swap ? out_h : out_w, shown_h = swap ? out_w : out_h;
     switch (j->out_format) {
       case FORMAT_JPEG:
-        j->encoder = (j->flags & FLAG_MOZJPEG ? mozjpeg_encoder_new : jpeg_encoder_new)(shown_w, shown_h, channels, &j->options);
+        j->encoder = (j->flags & FLAG_LIBJPEG_TURBO ? jpeg_encoder_new : jpegli_encoder_new)(shown_w, shown_h, channels, &j->options);
         break;
       case FORMAT_WEBP: j->encoder = webp_encoder_new(shown_w, shown_h, channels, &j->options); break;
       default:
@@ -211,6 +213,8 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
            .flags = flags,
            .options = {.quality = quality,
                        .progressive = !!(flags & FLAG_PROGRESSIVE),
+                       .jpeg_optimize_coding = !!(flags & FLAG_JPEG_OPTIMIZE),
+                       .jpeg_adaptive_quantization = !!(flags & FLAG_JPEG_ADAPTIVE_QUANTIZATION),
                        .own_webp_alpha = !!(flags & FLAG_OWN_WEBP_ALPHA),
                        .webp_low_memory = !!(flags & FLAG_WEBP_LOW_MEMORY)}};
   webp_use_simd();

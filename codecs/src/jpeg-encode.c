@@ -1,9 +1,15 @@
+/* The JPEG encoders. Built twice (build.sh): against libjpeg-turbo (baseline, for the widest
+ * images), and with ENGINE_JPEGLI against jpegli, the JPEG encoder, with every libjpeg call
+ * renamed jpegli_* (jpegli-names.h). */
 #include <stddef.h>
 #include <stdlib.h>
 
 #include "encode.h"
 #include "host.h"
 #include "jpeg-error.h"
+#ifdef ENGINE_JPEGLI
+#include "lib/jpegli/encode.h"
+#endif
 
 #define OUTPUT_CHUNK 65536
 
@@ -17,13 +23,21 @@ typedef struct {
   uint8_t *row;
 } jpeg_encoder;
 
-#ifdef ENGINE_MOZJPEG
-/* mozjpeg's defaults are its smallest files: Robidoux tables, trellis quantisation, scans
- * chosen per image, 4:2:0 (as jSquash with `auto_subsample: false`). They keep the whole
- * image's coefficients, so the memory model decides when this encoder is used. */
+#ifdef ENGINE_JPEGLI
+/* 4:2:0 (jpegli's own default is 4:4:4, larger at our qualities), the quality on jpegli's scale
+ * (quality-scale.ts maps the service's onto it), 8-bit tables. The plan (memory-model.ts) picks
+ * the mode: progressive keeps every coefficient and its tokens; sequential with optimised
+ * Huffman tables keeps the tokens; with the standard tables, nothing but rows. */
 static void configure(j_compress_ptr cinfo, const encode_options *opt) {
-  jpeg_set_defaults(cinfo);
-  jpeg_set_quality(cinfo, opt->quality, FALSE);
+  jpegli_set_defaults(cinfo);
+  if (cinfo->input_components == 3) {
+    cinfo->comp_info[0].h_samp_factor = cinfo->comp_info[0].v_samp_factor = 2;
+    for (int c = 1; c < 3; c++) cinfo->comp_info[c].h_samp_factor = cinfo->comp_info[c].v_samp_factor = 1;
+  }
+  jpegli_set_quality(cinfo, opt->quality, TRUE);
+  jpegli_enable_adaptive_quantization(cinfo, opt->jpeg_adaptive_quantization ? TRUE : FALSE);
+  jpegli_set_progressive_level(cinfo, opt->progressive ? 2 : 0);
+  cinfo->optimize_coding = opt->progressive || opt->jpeg_optimize_coding ? TRUE : FALSE;
 }
 #else
 /* mozjpeg's default quantisation table (index 3, by N. Robidoux, used for luma and chroma):
@@ -34,14 +48,13 @@ static const unsigned int robidoux_table[DCTSIZE2] = {
     25, 34, 43, 53,  69,  94,  131, 189, 37, 40, 62,  74,  94,  124, 169, 238,
     56, 53, 91, 106, 131, 169, 226, 311, 85, 75, 135, 156, 189, 238, 311, 418};
 
-/* The same as `cjpeg -quality Q -qtables robidoux.txt -qslots 0,1,1 [-progressive]`:
- * 4:2:0, islow DCT. */
+/* The same as `cjpeg -quality Q -qtables robidoux.txt -qslots 0,1,1`: baseline (rows only,
+ * standard Huffman tables), 4:2:0, islow DCT. */
 static void configure(j_compress_ptr cinfo, const encode_options *opt) {
   jpeg_set_defaults(cinfo);
   int scale = jpeg_quality_scaling(opt->quality);
   jpeg_add_quant_table(cinfo, 0, robidoux_table, scale, TRUE);
   jpeg_add_quant_table(cinfo, 1, robidoux_table, scale, TRUE);
-  if (opt->progressive) jpeg_simple_progression(cinfo);
 }
 #endif
 

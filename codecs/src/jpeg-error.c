@@ -1,12 +1,28 @@
 #include "jpeg-error.h"
 
+#include <string.h>
+
 #include "host.h"
 #include "jerror.h"
 
+/* jpegli has no message codes: its message is in msg_parm.s, "Out of memory" for a failed
+ * allocation (memory_manager.cc). */
+static int out_of_memory(j_common_ptr cinfo, const char *msg) {
+#ifdef ENGINE_JPEGLI
+  (void)cinfo;
+  return strstr(msg, "Out of memory") != NULL;
+#else
+  (void)msg;
+  return cinfo->err->msg_code == JERR_OUT_OF_MEMORY;
+#endif
+}
+
+/* Never returns into the codec: host_fail throws in JS. */
 static void error_exit(j_common_ptr cinfo) {
   char msg[JMSG_LENGTH_MAX];
   cinfo->err->format_message(cinfo, msg);
-  if (cinfo->err->msg_code == JERR_OUT_OF_MEMORY) host_fail(FAIL_MEMORY, msg);
+  msg[JMSG_LENGTH_MAX - 1] = 0;
+  if (out_of_memory(cinfo, msg)) host_fail(FAIL_MEMORY, msg);
   host_fail(cinfo->is_decompressor ? FAIL_UNSUPPORTED : FAIL_INTERNAL, msg);
 }
 

@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +26,12 @@ static int read_input(spng_ctx *ctx, void *user, void *dst, size_t length) {
  * counts it); past it the image is refused. The TypeScript side carries no profile over 1 MiB. */
 #define PNG_CHUNK_CACHE_BYTES (2u << 20)
 
+/* A refused allocation is a memory failure whatever libspng calls it: zlib's Z_MEM_ERROR (its window is
+ * allocated on the first IDAT data) comes out as "IDAT stream error". malloc sets errno to ENOMEM then
+ * (png_decode clears it first). */
 static __attribute__((noreturn)) void fail_spng(int code) {
   if (code == SPNG_ECHUNK_LIMITS) host_fail(FAIL_UNSUPPORTED, "its text, EXIF and ICC chunks take more than 2 MiB once inflated");
-  host_fail(code == SPNG_EMEM ? FAIL_MEMORY : FAIL_UNSUPPORTED, spng_strerror(code));
+  host_fail(code == SPNG_EMEM || errno == ENOMEM ? FAIL_MEMORY : FAIL_UNSUPPORTED, spng_strerror(code));
 }
 
 static void check(int code) {
@@ -82,6 +86,7 @@ static void pack(uint8_t *rgba, uint8_t *dst, int width, int channels, const uin
 }
 
 void png_decode(decode_target *target) {
+  errno = 0;
   spng_ctx *ctx = spng_ctx_new(0);
   if (!ctx) host_fail(FAIL_MEMORY, "out of memory");
   /* Ancillary chunks with a bad CRC are dropped rather than refusing the image. */

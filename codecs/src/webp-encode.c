@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,9 +158,12 @@ static void finish(encoder *self) {
     e->picture.writer = write_with_alpha;
     e->picture.custom_ptr = &wrapper;
   }
+  /* libwebp's alpha and lossless encoders lose VP8_ENC_ERROR_OUT_OF_MEMORY on the way out; a
+   * refused allocation sets errno to ENOMEM, so that decides too. */
+  errno = 0;
   if (!WebPEncode(&config, &e->picture)) {
-    host_fail(e->picture.error_code == VP8_ENC_ERROR_OUT_OF_MEMORY ? FAIL_MEMORY : FAIL_INTERNAL,
-              "the WebP encoder failed");
+    int memory = e->picture.error_code == VP8_ENC_ERROR_OUT_OF_MEMORY || errno == ENOMEM;
+    host_fail(memory ? FAIL_MEMORY : FAIL_INTERNAL, "the WebP encoder failed");
   }
   free((void *)wrapper.alph);
   WebPPictureFree(&e->picture);

@@ -1,7 +1,5 @@
 import decodeJpeg, { init as initJpegDecoder } from '@jsquash/jpeg/decode.js';
-import encodeJpeg, { init as initJpegEncoder } from '@jsquash/jpeg/encode.js';
 import jpegDecoderWasm from '@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm';
-import jpegEncoderWasm from '@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm';
 import decodePng, { init as initPngDecoder } from '@jsquash/png/decode.js';
 // @ts-expect-error wasm-bindgen's .d.ts types the instance; wrangler imports the compiled module
 import pngWasm from '@jsquash/png/codec/pkg/squoosh_png_bg.wasm';
@@ -19,8 +17,8 @@ export function freshEngine(plan?: (header: ImageHeader, out: OutputSpec) => Enc
   return createWasmEngine(engineWasm, { plan, retireAfterBytes: 0 });
 }
 
-/** libjpeg-turbo with progressive scans, whatever the size: the encoder cjpeg has. */
-export const LIBJPEG_TURBO_PLAN = (): EncoderPlan => ({ mozjpeg: false, progressive: true, ownWebpAlpha: false, webpLowMemory: false });
+/** A pinned JPEG plan whatever the size (libjpeg-turbo baseline: the encoder cjpeg has). */
+export const jpegPlan = (jpeg: EncoderPlan['jpeg']) => (): EncoderPlan => ({ jpeg, ownWebpAlpha: false, webpLowMemory: false });
 
 /** Transcodes a fixture of test/fixtures/engine; size defaults to the input's. */
 export async function transcodeFixture(
@@ -36,20 +34,11 @@ export async function transcodeFixture(
 let pngReady: Promise<unknown> | undefined;
 let webpReady: Promise<unknown> | undefined;
 let jpegDecoderReady: Promise<unknown> | undefined;
-let jpegEncoderReady: Promise<unknown> | undefined;
 
 /** RGBA pixels of a JPEG by jSquash's decoder. */
 export async function referenceJpegPixels(bytes: Uint8Array): Promise<Uint8ClampedArray> {
   await (jpegDecoderReady ??= initJpegDecoder(jpegDecoderWasm));
   return (await decodeJpeg(bytes.slice().buffer)).data;
-}
-
-/** jSquash's mozjpeg at 4:2:0, the reference of issue 3 for JPEG bytes. */
-export async function jsquashMozjpeg(jpeg: Uint8Array, quality: number): Promise<Uint8Array> {
-  await (jpegDecoderReady ??= initJpegDecoder(jpegDecoderWasm));
-  await (jpegEncoderReady ??= initJpegEncoder(jpegEncoderWasm));
-  const image = await decodeJpeg(jpeg.slice().buffer);
-  return new Uint8Array(await encodeJpeg(image, { quality, auto_subsample: false, chroma_subsample: 2 }));
 }
 
 /** RGBA pixels by jSquash's decoders: an independent reference for ours. */

@@ -6,7 +6,8 @@ import { encoderQuality } from '../../src/image/quality-scale';
 import type { ImageHeader, OutputSpec } from '../../src/image/types';
 import { createWasmEngine, estimatePeakBytes } from '../../src/image/wasm';
 import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
-import { blackPng, craftedJpeg, flatLosslessWebp, tiledNoisePng, webpWithHiddenBitstream } from '../helpers/crafted';
+import { blackPng, craftedJpeg, flatLosslessWebp, noisePng, tiledNoisePng, webpWithHiddenBitstream } from '../helpers/crafted';
+import { fixture } from '../helpers/fixtures';
 import { freshEngine } from './helpers';
 
 const MiB = 1_048_576;
@@ -65,6 +66,26 @@ describe('issue 11: no crafted image takes the engine past its budget (engine)',
     expect(await engine.transcode(small, readHeader(small), { format: 'png', quality: 100, width: 64, height: 64 })).toBeInstanceOf(Uint8Array);
   });
 
+  it.each([
+    // libspng reports zlib's Z_MEM_ERROR (its window is allocated on the first IDAT data) as a stream error.
+    ['a PNG decoded by libspng to JPEG', () => noisePng(330, 300, { channels: 3 }), 'jpeg'],
+    // libwebp's lossless alpha encoder and VP8L encoder lose the out-of-memory code on the way out.
+    ['a lossy WebP with alpha to WebP', () => fixture('engine/lossy_alpha4.webp'), 'webp'],
+    ['a lossless WebP to WebP', () => fixture('engine/lossless1.webp'), 'webp'],
+  ] as const)('4. %s that runs out of the budget fails as memory (413), never as bad data or a 500', async (_, make, format) => {
+    const input = await make();
+    const header = readHeader(input);
+    for (let kib = 1024; kib <= 4096; kib += 64) {
+      const tight = createWasmEngine(engineWasm, { plan: () => ({ jpeg: 'optimized', ownWebpAlpha: false, webpLowMemory: false }), budgetBytes: kib * 1024, retireAfterBytes: 0 });
+      const error = await tight.transcode(input, header, { format, quality: 72, width: header.width, height: header.height }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      if (error === undefined) break;
+      expect((error as ApiError).code, `${kib} KiB: ${(error as Error).message}`).toBe('image_too_large');
+    }
+  });
+
   it('4. an instance whose memory grew past the threshold is dropped after its job, and the next job starts small', async () => {
     const engine = createWasmEngine(engineWasm);
     const one = { h: 1, v: 1 };
@@ -87,7 +108,7 @@ describe('issue 11: no crafted image takes the engine past its budget (engine)',
   it('4. output that passes its planned size stops the job (a smaller budget stands in for the worst case)', async () => {
     const input = await tiledNoisePng(2000, 1500, { channels: 3 });
     const header = readHeader(input);
-    const baseline = { mozjpeg: false, progressive: false, ownWebpAlpha: true, webpLowMemory: true };
+    const baseline = { jpeg: 'baseline', ownWebpAlpha: true, webpLowMemory: true } as const;
     const engine = createWasmEngine(engineWasm, { plan: () => baseline, budgetBytes: 4 * MiB, retireAfterBytes: 0 });
     const error = await failure(() => engine.transcode(input, header, { format: 'jpeg', quality: 95, width: 2000, height: 1500 }));
     expect(error.code).toBe('image_too_large');

@@ -1,22 +1,102 @@
 import { describe, expect, it } from 'vitest';
+import engineWasm from '../../codecs/dist/engine.wasm';
+import { ApiError } from '../../src/errors/api-error';
+import { walkJpeg } from '../../src/image/container/jpeg-segments';
 import { readHeader } from '../../src/image/header/read-header';
+import { encoderQuality } from '../../src/image/quality-scale';
+import type { OutputSpec } from '../../src/image/types';
+import { createWasmEngine } from '../../src/image/wasm';
+import { type JpegPlan, planEncoder } from '../../src/image/wasm/memory-model';
+import { blackPng, noisePng } from '../helpers/crafted';
 import { fixture } from '../helpers/fixtures';
-import { freshEngine, jsquashMozjpeg, LIBJPEG_TURBO_PLAN, maxDifference, referenceJpegPixels, transcodeFixture } from './helpers';
+import { freshEngine, jpegPlan, transcodeFixture } from './helpers';
 
 const engine = freshEngine();
+const S420 = [{ h: 2, v: 2 }, { h: 1, v: 1 }, { h: 1, v: 1 }];
+
+/** What a JPEG's own tables say about the plan that wrote it. */
+function writtenBy(jpeg: Uint8Array): JpegPlan {
+  const { segments } = walkJpeg(jpeg);
+  if (segments.some((s) => s.marker === 0xc2)) return 'progressive';
+  // libjpeg-turbo writes a JFIF segment, jpegli none.
+  if (segments.some((s) => s.marker === 0xe0)) return 'baseline';
+  // DHT: class and id, 16 counts, the symbols. The standard tables have 12 + 162 symbols a component
+  // class; optimised tables for a black image only a few.
+  let symbols = 0;
+  for (const s of segments.filter((s) => s.marker === 0xc4)) {
+    for (let at = 0; at < s.data.length; ) {
+      const count = s.data.subarray(at + 1, at + 17).reduce((a, b) => a + b, 0);
+      symbols += count;
+      at += 17 + count;
+    }
+  }
+  return symbols === 2 * (12 + 162) ? 'streaming' : 'optimized';
+}
 
 describe('wasm engine: JPEG', () => {
-  it('encodes with mozjpeg where it fits: the pixels of jSquash mozjpeg 4:2:0, in about its bytes', async () => {
-    const out = await transcodeFixture(engine, 'testorig.jpg', { format: 'jpeg', quality: 80 });
-    const reference = await jsquashMozjpeg(await fixture('engine/testorig.jpg'), 80);
-    expect(maxDifference(await referenceJpegPixels(out), await referenceJpegPixels(reference))).toBe(0);
-    // mozjpeg 3.2 (ours) and 4 (jSquash) choose scans a little differently: within 1 %.
-    expect(out.length).toBeLessThanOrEqual(reference.length * 1.01);
+  it('encodes with jpegli, progressive at 4:2:0 where it fits; the output decodes to its size', async () => {
+    const out = await transcodeFixture(engine, 'testorig.jpg', { format: 'jpeg', quality: encoderQuality('jpeg', 80) });
+    expect(readHeader(out)).toMatchObject({ format: 'jpeg', width: 227, height: 149, progressive: true, sampling: S420 });
+    const png = await engine.transcode(out, readHeader(out), { format: 'png', quality: 100, width: 227, height: 149 });
+    expect(readHeader(png)).toMatchObject({ format: 'png', width: 227, height: 149 });
   });
 
-  it('with libjpeg-turbo, re-encodes testorig.jpg at q80 byte for byte as `djpeg | cjpeg -quality 80 -qtables robidoux-qtables.txt -qslots 0,1,1 -progressive`', async () => {
-    const out = await transcodeFixture(freshEngine(LIBJPEG_TURBO_PLAN), 'testorig.jpg', { format: 'jpeg', quality: 80 });
+  it('with libjpeg-turbo, re-encodes testorig.jpg at service q80 byte for byte as `djpeg | cjpeg -quality 80 -qtables robidoux-qtables.txt -qslots 0,1,1`', async () => {
+    // The job carries jpegli's quality for service 80; libjpeg-turbo gets the service's own 80 back.
+    const out = await transcodeFixture(freshEngine(jpegPlan('baseline')), 'testorig.jpg', { format: 'jpeg', quality: encoderQuality('jpeg', 80) });
     expect(out).toEqual(await fixture('engine/golden-testorig-q80.jpg'));
+  });
+
+  it.each(['progressive', 'optimized', 'streaming', 'baseline'] as const)('the %s plan writes 4:2:0 JPEG that decodes to its size', async (plan) => {
+    const input = await noisePng(301, 203, { channels: 3 });
+    const out = await freshEngine(jpegPlan(plan)).transcode(input, readHeader(input), { format: 'jpeg', quality: 72, width: 301, height: 203 });
+    expect(readHeader(out)).toMatchObject({ width: 301, height: 203, progressive: plan === 'progressive', sampling: S420 });
+    const png = await engine.transcode(out, readHeader(out), { format: 'png', quality: 100, width: 301, height: 203 });
+    expect(readHeader(png)).toMatchObject({ width: 301, height: 203 });
+  });
+
+  it('picks each plan at the sizes the memory model says, and each output decodes', async () => {
+    const quality = encoderQuality('jpeg', 80);
+    // 3:2 PNGs at full size: progressive up to about 7 MP, then optimised Huffman tables up to about 13, then
+    // rows only up to about 78, then libjpeg-turbo's narrower rows (codecs/README.md).
+    const cases: Array<[number, number, JpegPlan]> = [
+      [1800, 1200, 'progressive'],
+      [3904, 2600, 'optimized'],
+      [6000, 4000, 'streaming'],
+      [11400, 7600, 'baseline'],
+    ];
+    for (const [width, height, expected] of cases) {
+      const input = blackPng(width, height);
+      const header = readHeader(input);
+      const out: OutputSpec = { format: 'jpeg', quality, width, height };
+      expect(planEncoder(header, out).jpeg, `${width}x${height}`).toBe(expected);
+      const jpeg = await engine.transcode(input, header, out);
+      expect(writtenBy(jpeg), `${width}x${height}`).toBe(expected);
+      expect(readHeader(jpeg)).toMatchObject({ width, height, sampling: S420 });
+      // Decoded whole (libjpeg-turbo refuses data that is not the header's size), written at an eighth.
+      const small = await engine.transcode(jpeg, readHeader(jpeg), { format: 'jpeg', quality, width: width / 8, height: height / 8 });
+      expect(readHeader(small)).toMatchObject({ width: width / 8, height: height / 8 });
+    }
+  });
+
+  it("a C++ allocation (operator new) that the budget refuses fails the job with the engine's memory error", async () => {
+    // Budgets from tight to enough, on a job that grows the memory inside jpegli: every failure is the 413
+    // (never a trap), and at some budget the refused allocation is one of jpegli's C++ containers.
+    const input = await noisePng(321, 300, { channels: 3 });
+    const header = readHeader(input);
+    const causes = new Set<string>();
+    for (let kib = 1600; kib <= 2600; kib += 64) {
+      const tight = createWasmEngine(engineWasm, { plan: jpegPlan('progressive'), budgetBytes: kib * 1024, retireAfterBytes: 0 });
+      const error = await tight.transcode(input, header, { format: 'jpeg', quality: 90, width: 321, height: 300 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      if (error === undefined) continue;
+      expect(error, `${kib} KiB`).toBeInstanceOf(ApiError);
+      expect((error as ApiError).code, `${kib} KiB: ${(error as Error).message}`).toBe('image_too_large');
+      causes.add(((error as ApiError).cause as Error).message);
+    }
+    expect([...causes].some((m) => /operator new/.test(m)), [...causes].join('; ')).toBe(true);
   });
 
   it.each(['progressive.jpg', '444.jpg', '422.jpg', 'rgb.jpg', 'testimgari.jpg', 'testimgint.jpg'])(
@@ -28,8 +108,10 @@ describe('wasm engine: JPEG', () => {
     },
   );
 
-  it('keeps greyscale input greyscale in JPEG and PNG', async () => {
-    expect(readHeader(await transcodeFixture(engine, 'grey.jpg', { format: 'jpeg' })).sampling).toHaveLength(1);
+  it('keeps greyscale input greyscale in JPEG (every plan) and PNG', async () => {
+    for (const plan of ['progressive', 'optimized', 'streaming', 'baseline'] as const) {
+      expect(readHeader(await transcodeFixture(freshEngine(jpegPlan(plan)), 'grey.jpg', { format: 'jpeg' })).sampling, plan).toHaveLength(1);
+    }
     // Lossless; lossy PNG keeps grey too (lossy-png.test.ts), in a palette of greys when 16 or fewer are left.
     expect(readHeader(await transcodeFixture(engine, 'grey.jpg', { format: 'png', quality: 100 })).grey).toBe(true);
   });

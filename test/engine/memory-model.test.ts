@@ -53,6 +53,31 @@ describe('memory model: the adversarial classes it was calibrated on', () => {
     }
   });
 
+  it('every JPEG plan, pinned: binary and uniform noise, colour and grey, odd sizes and wide rows, qualities 1 to 100, adaptive quantisation on and off', async () => {
+    const random = prng(5);
+    const bit = () => (random() < 0.5 ? 0 : 255);
+    // 3 MP, so that the per-block terms (coefficients, tokens) dominate the peak.
+    const inputs = [
+      await samplePng(2000, 1500, { channels: 3 }, bit),
+      await samplePng(2000, 1500, { channels: 1 }, bit),
+      await samplePng(333, 251, { channels: 1 }, bit),
+      await noisePng(17, 9, { channels: 3 }),
+      await tiledNoisePng(16384, 24, { channels: 3 }),
+      await tiledNoisePng(24, 4000, { channels: 1 }),
+    ];
+    for (const jpeg of ['progressive', 'optimized', 'streaming', 'baseline'] as const) {
+      for (const jpegAdaptiveQuantization of [false, true]) {
+        const pinned = createWasmEngine(engineWasm, { retireAfterBytes: 0, jpegAdaptiveQuantization, plan: () => ({ jpeg, ownWebpAlpha: false, webpLowMemory: false }) });
+        for (const input of inputs) {
+          for (const quality of [1, 72, 100]) {
+            const { width, height } = readHeader(input);
+            await checkJob(pinned, input, full(input, 'jpeg', quality), `${jpeg}, aq ${jpegAdaptiveQuantization}, ${width}x${height} q${quality}`);
+          }
+        }
+      }
+    }
+  });
+
   it('a repeated noise tile at an extreme aspect ratio, and a lossless WebP', async () => {
     const sliver = await tiledNoisePng(12000, 40, { channels: 3 });
     await checkJob(engine, sliver, { format: 'webp', quality: 80, width: 12000, height: 40 }, 'tile sliver to WebP');

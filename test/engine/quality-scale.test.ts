@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { encoderQuality } from '../../src/image/quality-scale';
+import { encoderQuality, libjpegTurboQuality } from '../../src/image/quality-scale';
 
 const FORMATS = ['jpeg', 'webp', 'png'] as const;
 
 describe('one quality scale', () => {
-  it('is mozjpeg quality for JPEG, and 100 stays 100 (lossless PNG) everywhere', () => {
-    for (let q = 1; q <= 100; q++) expect(encoderQuality('jpeg', q)).toBe(q);
+  it('keeps 100 at 100 (lossless PNG, the finest JPEG and WebP) everywhere', () => {
     for (const format of FORMATS) expect(encoderQuality(format, 100)).toBe(100);
   });
 
@@ -22,9 +21,23 @@ describe('one quality scale', () => {
   });
 
   it('gives the encoder quality of the same butteraugli distance (docs/benchmarks.md)', () => {
-    // JPEG q80 measured 1.181: WebP reaches it at about 78, lossy PNG at about 92.
+    // mozjpeg q80 (the service's scale) measured 1.181: jpegli reaches it at about 72, WebP at about 78,
+    // lossy PNG at about 92.
+    expect(encoderQuality('jpeg', 80)).toBe(72);
     expect(encoderQuality('webp', 80)).toBe(78);
     expect(encoderQuality('png', 80)).toBe(92);
     expect(encoderQuality('png', 50)).toBe(76);
+  });
+
+  it("gives libjpeg-turbo (the widest JPEGs) back the service quality of jpegli's, so the look does not change with the encoder", () => {
+    // jpegli's scale is coarser at the low end, where two service qualities can share one jpegli quality.
+    for (let q = 1; q <= 100; q++) expect(Math.abs(libjpegTurboQuality(encoderQuality('jpeg', q)) - q), `${q}`).toBeLessThanOrEqual(1);
+    expect(libjpegTurboQuality(encoderQuality('jpeg', 80))).toBe(80);
+    let previous = 0;
+    for (let q = 1; q <= 100; q++) {
+      const turbo = libjpegTurboQuality(q);
+      expect(turbo).toBeGreaterThanOrEqual(Math.max(1, previous));
+      previous = turbo;
+    }
   });
 });

@@ -6,8 +6,10 @@ export const FORMAT_CODES: Record<ImageFormat, number> = { jpeg: 0, png: 1, webp
 export const FLAG_PROGRESSIVE = 1;
 export const FLAG_MITCHELL = 2;
 export const FLAG_OWN_WEBP_ALPHA = 4;
-export const FLAG_MOZJPEG = 8;
+export const FLAG_LIBJPEG_TURBO = 8;
 export const FLAG_WEBP_LOW_MEMORY = 16;
+export const FLAG_JPEG_OPTIMIZE = 32;
+export const FLAG_JPEG_ADAPTIVE_QUANTIZATION = 64;
 /** Bits 8 to 11 of the flags: the EXIF orientation to apply (codecs/src/orient.h). */
 export const ORIENTATION_SHIFT = 8;
 

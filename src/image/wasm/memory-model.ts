@@ -1,4 +1,5 @@
 import { ENGINE_BUDGET_BYTES } from '../../limits/memory';
+import { libjpegTurboQuality } from '../quality-scale';
 import type { ImageHeader, OutputSpec } from '../types';
 
 const MiB = 1024 * 1024;
@@ -71,17 +72,28 @@ const TERMS = {
   pngTrialFrameBytesPerSample: 1,
 
   // Encoders
-  /** Encoder rows per column of output width. Measured: JPEG 27 B/col (16384 wide), PNG 20 + 36 for lossy dithering, WebP 8. */
+  /**
+   * Encoder rows per column of output width. Measured: libjpeg-turbo baseline 27 B/col (16384 wide), PNG 20 +
+   * 36 for lossy dithering, WebP 8.
+   */
   jpegEncodeRowBytesPerColumn: 48,
   pngEncodeRowBytesPerColumn: 64,
   webpEncodeRowBytesPerColumn: 16,
-  /** libjpeg-turbo progressive output keeps its coefficients: 3 B/px at 4:2:0, 2 for grey. Measured: 2.9 B/px, 3 MP noise. */
-  progressiveJpegBytesPerPixel: 3.05,
-  progressiveGreyJpegBytesPerPixel: 2.05,
-  /** mozjpeg keeps the coefficients and trellis state. Measured: 6.0 B/px at quality 1 (no output), 3 MP noise. */
-  mozjpegBytesPerPixel: 6,
-  /** mozjpeg encodes candidate scans into memory to pick the smallest. Measured: up to 9.6x the output, 3 MP noise at q100. */
-  mozjpegScanTrialsPerPlannedByte: 7,
+  /**
+   * jpegli's rows in every mode: three iMCU rows of float input per component, the downsampled chroma and
+   * adaptive quantisation's buffers. Measured (heap top less the base and PNG rows, uniform noise, adaptive
+   * quantisation on, every quality): 1060 to 1090 B/col at 8192, 16384 and 30000 wide; grey 240.
+   */
+  jpegliRowBytesPerColumn: 1100,
+  /**
+   * jpegli progressive keeps every coefficient (2 B) and every scan's tokens; sequential with optimised
+   * Huffman tables keeps the tokens (4 B each, at most one per coefficient). Per 8x8 block of every component
+   * at 4:2:0 (grey: one component). Measured on 3 MP binary and uniform noise, colour and grey, qualities 1 to
+   * 100, adaptive quantisation on and off: at most 518 B/block progressive (q100, binary noise; 8.1 B per
+   * coefficient) and 249 optimised; the model's cases from 1x1 to 30000x16 and 16x30000 stay under it.
+   */
+  jpegliProgressiveBytesPerBlock: 528,
+  jpegliOptimizedBytesPerBlock: 256,
   /** libwebp's YUV 4:2:0 picture (1.5 B/px) and macroblock state. Measured: 1.7 B/px at quality 1, 3 MP noise, low_memory. */
   webpPictureBytesPerPixel: 1.8,
   webpAlphaPlaneBytesPerPixel: 1,
@@ -107,7 +119,10 @@ const TERMS = {
    * The largest output per pixel at each encoder quality, on the worst content found: binary noise (each
    * sample 0 or 255), above uniform noise for every format (1000x1000, baseline JPEG, grey or colour, the
    * larger; WebP low_memory). Times `outputMargin`. Output that passes it is stopped (host-io.ts).
+   * `jpegOutputBytesPerPixel` is libjpeg-turbo's (the baseline plan); jpegli's, with its standard Huffman
+   * tables (its largest mode in every case measured), adaptive quantisation off up to q80 and on above.
    */
+  jpegliOutputBytesPerPixel: [[1, 0.258], [10, 0.381], [20, 0.528], [30, 0.623], [40, 0.665], [50, 0.714], [60, 0.777], [70, 0.864], [75, 0.922], [80, 0.995], [85, 1.099], [90, 1.267], [95, 1.562], [98, 1.914], [99, 2.136], [100, 2.325]],
   jpegOutputBytesPerPixel: [[1, 0.226], [10, 0.271], [20, 0.334], [30, 0.406], [40, 0.473], [50, 0.532], [60, 0.595], [70, 0.681], [75, 0.736], [80, 0.815], [85, 0.912], [90, 1.069], [95, 1.348], [98, 1.802], [99, 2.047], [100, 2.308]],
   webpOutputBytesPerPixel: [[1, 0.307], [10, 0.456], [20, 0.531], [30, 0.598], [40, 0.643], [50, 0.678], [60, 0.719], [70, 0.758], [75, 0.775], [80, 0.832], [85, 0.908], [90, 0.998], [95, 1.12], [98, 1.215], [99, 1.265], [100, 1.28]],
   /** A WebP's ALPH chunk on uniform noise alpha. Measured: 1.02 B/px. */
@@ -137,10 +152,12 @@ function channels(header: ImageHeader): number {
 }
 
 /** The colour part of the worst-case output (without a WebP's alpha), per pixel of output. */
-function colourOutputBytesPerPixel(header: ImageHeader, out: OutputSpec): number {
+function colourOutputBytesPerPixel(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   switch (out.format) {
     case 'jpeg':
-      return along(TERMS.jpegOutputBytesPerPixel, out.quality);
+      return plan.jpeg === 'baseline'
+        ? along(TERMS.jpegOutputBytesPerPixel, libjpegTurboQuality(out.quality))
+        : along(TERMS.jpegliOutputBytesPerPixel, out.quality);
     case 'webp':
       return along(TERMS.webpOutputBytesPerPixel, out.quality);
     case 'png':
@@ -150,23 +167,23 @@ function colourOutputBytesPerPixel(header: ImageHeader, out: OutputSpec): number
 }
 
 /**
- * The most output bytes the job may write: the worst case for its format, quality and size, with a
- * margin. The engine stops a job whose output passes it.
+ * The most output bytes the job may write with this plan: the worst case for its encoder, quality and
+ * size, with a margin. The engine stops a job whose output passes it.
  */
-export function plannedOutputBytes(header: ImageHeader, out: OutputSpec): number {
+export function plannedOutputBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   const pixels = out.width * out.height;
   if (out.format === 'png') {
     // A filter byte a row; stored deflate blocks add 5 B per 65535.
-    const raw = (out.width * colourOutputBytesPerPixel(header, out) + 1) * out.height;
+    const raw = (out.width * colourOutputBytesPerPixel(header, out, plan) + 1) * out.height;
     return Math.ceil(raw * (1 + 5 / 65535) + TERMS.pngOutputOverheadBytes);
   }
   const alpha = out.format === 'webp' && header.hasAlpha ? TERMS.webpAlphaOutputBytesPerPixel : 0;
-  return Math.ceil(pixels * (colourOutputBytesPerPixel(header, out) + alpha) * TERMS.outputMargin + 64 * 1024);
+  return Math.ceil(pixels * (colourOutputBytesPerPixel(header, out, plan) + alpha) * TERMS.outputMargin + 64 * 1024);
 }
 
 /** The planned output without a WebP's alpha: what libwebp's token buffer and bit writers grow with. */
-function plannedColourBytes(header: ImageHeader, out: OutputSpec): number {
-  return out.width * out.height * colourOutputBytesPerPixel(header, out) * TERMS.outputMargin;
+function plannedColourBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+  return out.width * out.height * colourOutputBytesPerPixel(header, out, plan) * TERMS.outputMargin;
 }
 
 /**
@@ -188,19 +205,25 @@ function decodedSize(header: ImageHeader, out: OutputSpec): { width: number; hei
   return { width: Math.ceil(header.width * scale), height: Math.ceil(header.height * scale) };
 }
 
-/** Every coefficient of every component, blocks padded to the component's sampling factors. */
-function jpegCoefficientBytes(width: number, height: number, sampling: ReadonlyArray<{ h: number; v: number }>): number {
+/** The 8x8 blocks of every component, padded to the component's sampling factors. */
+function jpegBlocks(width: number, height: number, sampling: ReadonlyArray<{ h: number; v: number }>): number {
   const hmax = Math.max(...sampling.map((c) => c.h));
   const vmax = Math.max(...sampling.map((c) => c.v));
   const padded = (n: number, to: number) => Math.ceil(n / to) * to;
   return sampling.reduce((sum, c) => {
     const blocksWide = padded(Math.ceil(Math.ceil((width * c.h) / hmax) / 8), c.h);
     const blocksHigh = padded(Math.ceil(Math.ceil((height * c.v) / vmax) / 8), c.v);
-    return sum + blocksWide * blocksHigh * TERMS.jpegCoefficientBytesPerBlock;
+    return sum + blocksWide * blocksHigh;
   }, 0);
 }
 
+/** Every coefficient of every component (libjpeg-turbo's decoder). */
+function jpegCoefficientBytes(width: number, height: number, sampling: ReadonlyArray<{ h: number; v: number }>): number {
+  return jpegBlocks(width, height, sampling) * TERMS.jpegCoefficientBytesPerBlock;
+}
+
 const OUTPUT_SAMPLING_420 = [{ h: 2, v: 2 }, { h: 1, v: 1 }, { h: 1, v: 1 }];
+const OUTPUT_SAMPLING_GREY = [{ h: 1, v: 1 }];
 
 /** WASM bytes the decoder holds. */
 function decodeBytes(header: ImageHeader, out: OutputSpec): number {
@@ -236,12 +259,17 @@ function resamplerBytes(inW: number, inH: number, outW: number, outH: number, ch
   return tables(inW, outW) + tables(inH, outH) + 4 * channels * (inW + outW * (ringRows + 1)) + outW * channels;
 }
 
+/**
+ * The JPEG encoder of a job, from the smallest files to the leanest memory: jpegli progressive (every
+ * coefficient and token held), jpegli sequential with optimised Huffman tables (the tokens held), jpegli
+ * with the standard tables (rows only; 6 to 18 % larger than optimised on corpus photos), libjpeg-turbo
+ * baseline (a twentieth of jpegli's rows, for the widest images).
+ */
+export type JpegPlan = 'progressive' | 'optimized' | 'streaming' | 'baseline';
+
 /** How the encoder is set up for a job; each choice trades memory for smaller files. */
 export interface EncoderPlan {
-  /** JPEG: mozjpeg (trellis, optimised scans: the smallest files) rather than libjpeg-turbo. */
-  mozjpeg: boolean;
-  /** JPEG with libjpeg-turbo: progressive scans (3 B/px of output) rather than baseline. */
-  progressive: boolean;
+  jpeg: JpegPlan;
   /** WebP with alpha: our in-place alpha coder rather than libwebp's lossless one. */
   ownWebpAlpha: boolean;
   /** WebP: libwebp's low_memory mode (no token buffer) at about 3 times the CPU. */
@@ -250,9 +278,10 @@ export interface EncoderPlan {
 
 /** Plans from the smallest files (and fastest WebP) to the leanest memory. */
 const PLANS: readonly EncoderPlan[] = [
-  { mozjpeg: true, progressive: false, ownWebpAlpha: false, webpLowMemory: false },
-  { mozjpeg: false, progressive: true, ownWebpAlpha: true, webpLowMemory: false },
-  { mozjpeg: false, progressive: false, ownWebpAlpha: true, webpLowMemory: true },
+  { jpeg: 'progressive', ownWebpAlpha: false, webpLowMemory: false },
+  { jpeg: 'optimized', ownWebpAlpha: true, webpLowMemory: false },
+  { jpeg: 'streaming', ownWebpAlpha: true, webpLowMemory: true },
+  { jpeg: 'baseline', ownWebpAlpha: true, webpLowMemory: true },
 ];
 
 /** The plan with the smallest files that fits the budget (or the leanest when none does). */
@@ -260,22 +289,26 @@ export function planEncoder(header: ImageHeader, out: OutputSpec): EncoderPlan {
   return PLANS.find((plan) => peakWith(header, out, plan) <= ENGINE_BUDGET_BYTES) ?? PLANS[PLANS.length - 1]!;
 }
 
+function jpegEncodeBytes(header: ImageHeader, out: OutputSpec, plan: JpegPlan): number {
+  if (plan === 'baseline') return out.width * TERMS.jpegEncodeRowBytesPerColumn;
+  const rows = out.width * TERMS.jpegliRowBytesPerColumn;
+  const blocks = jpegBlocks(out.width, out.height, header.grey ? OUTPUT_SAMPLING_GREY : OUTPUT_SAMPLING_420);
+  if (plan === 'progressive') return rows + blocks * TERMS.jpegliProgressiveBytesPerBlock;
+  if (plan === 'optimized') return rows + blocks * TERMS.jpegliOptimizedBytesPerBlock;
+  return rows;
+}
+
 function encodeBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   const pixels = out.width * out.height;
   switch (out.format) {
-    case 'jpeg': {
-      const rows = out.width * TERMS.jpegEncodeRowBytesPerColumn;
-      if (plan.mozjpeg) return rows + pixels * TERMS.mozjpegBytesPerPixel + plannedOutputBytes(header, out) * TERMS.mozjpegScanTrialsPerPlannedByte;
-      if (!plan.progressive) return rows;
-      // libjpeg-turbo's own coefficient buffer, at 4:2:0 (grey: one component).
-      return rows + (header.grey ? jpegCoefficientBytes(out.width, out.height, [{ h: 1, v: 1 }]) : jpegCoefficientBytes(out.width, out.height, OUTPUT_SAMPLING_420));
-    }
+    case 'jpeg':
+      return jpegEncodeBytes(header, out, plan.jpeg);
     case 'png': {
       const trialFrame = pixels <= 1_000_000 ? pixels * channels(header) * TERMS.pngTrialFrameBytesPerSample : 0;
       return out.width * TERMS.pngEncodeRowBytesPerColumn + TERMS.pngEncoderBytes + trialFrame + (out.quality < 100 ? TERMS.lossyPngBytes : 0);
     }
     case 'webp': {
-      const colour = plannedColourBytes(header, out);
+      const colour = plannedColourBytes(header, out, plan);
       const tokens = plan.webpLowMemory ? 0 : colour * TERMS.webpTokensPerPlannedByte;
       const picture = pixels * TERMS.webpPictureBytesPerPixel + colour * TERMS.webpBitstreamPerPlannedByte + tokens;
       if (!header.hasAlpha) return out.width * TERMS.webpEncodeRowBytesPerColumn + picture;
@@ -309,8 +342,8 @@ function wasmPeakBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan):
  * the output again with a carried profile (and the profile), the original stripped of metadata when
  * it goes back instead (never-larger: same format and size).
  */
-function jsBytes(header: ImageHeader, out: OutputSpec): number {
-  const output = plannedOutputBytes(header, out);
+function jsBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+  const output = plannedOutputBytes(header, out, plan);
   const iccBytes = out.iccBytes ?? 0;
   const carried = iccBytes > 0 ? output * TERMS.profileCopiesOfOutput + iccBytes * TERMS.profileCopiesOfProfile : 0;
   const sameSize = out.width === ((out.orientation ?? 1) >= 5 ? header.height : header.width);
@@ -319,21 +352,21 @@ function jsBytes(header: ImageHeader, out: OutputSpec): number {
 }
 
 function peakWith(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
-  return wasmPeakBytes(header, out, plan) + jsBytes(header, out);
+  return wasmPeakBytes(header, out, plan) + jsBytes(header, out, plan);
 }
 
 /**
- * Peak bytes of a job, from the header alone, with the encoder plan the engine will use: when the
- * smallest files would not fit, the leaner plan's estimate is the one that counts.
+ * Peak bytes of a job, from the header alone, with the encoder plan the engine will use (when the
+ * smallest files would not fit, the leaner plan's estimate is the one that counts), or with a given one.
  */
-export function estimatePeakBytes(header: ImageHeader, out: OutputSpec): number {
-  return Math.ceil(peakWith(header, out, planEncoder(header, out)));
+export function estimatePeakBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan = planEncoder(header, out)): number {
+  return Math.ceil(peakWith(header, out, plan));
 }
 
 /**
  * After a job whose instance grew its memory past this, the instance is retired (engine-memory.ts), so
  * a large job's memory can go back to the isolate while the usual jobs keep one warm instance.
  * Measured: heap tops of the corpus's 670 jobs (every image to its own format, WebP and JPEG at q80):
- * median 1.3 MiB, 95 % under 15.3, 99 % under 30.6, the largest 50.3 (a 4 MP photo to mozjpeg).
+ * median 1.3 MiB, 95 % under 15.3, 99 % under 30.6, the largest 50.3 (a 4 MP photo to mozjpeg, since retired).
  */
 export const RETIRE_AFTER_BYTES = 32 * MiB;

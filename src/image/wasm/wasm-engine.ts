@@ -1,10 +1,13 @@
 import { ApiError } from '../../errors/api-error';
 import type { ImageEngine } from '../engine';
+import { libjpegTurboQuality } from '../quality-scale';
 import type { ImageHeader, OutputSpec } from '../types';
 import {
   FAIL_MEMORY,
   FAIL_UNSUPPORTED,
-  FLAG_MOZJPEG,
+  FLAG_JPEG_ADAPTIVE_QUANTIZATION,
+  FLAG_JPEG_OPTIMIZE,
+  FLAG_LIBJPEG_TURBO,
   FLAG_OWN_WEBP_ALPHA,
   FLAG_PROGRESSIVE,
   FLAG_WEBP_LOW_MEMORY,
@@ -15,7 +18,21 @@ import {
 import { EngineMemory } from './engine-memory';
 import { estimateCpuMs } from './cpu-model';
 import { EngineFailure, HostIo } from './host-io';
-import { type EncoderPlan, RETIRE_AFTER_BYTES, estimatePeakBytes, planEncoder, plannedOutputBytes } from './memory-model';
+import { type EncoderPlan, type JpegPlan, RETIRE_AFTER_BYTES, estimatePeakBytes, planEncoder, plannedOutputBytes } from './memory-model';
+
+/**
+ * jpegli's adaptive quantisation, off: at equal butteraugli it saves about 1 % on most corpus photos but makes
+ * the dark star field 9 % larger (docs/benchmarks.md, "jpegli adaptive quantisation on against off"), and an
+ * earlier SSIMULACRA2 measurement found it missing issue 15's bar where off met it.
+ */
+export const JPEGLI_ADAPTIVE_QUANTIZATION = false;
+
+const JPEG_FLAGS: Record<JpegPlan, number> = {
+  progressive: FLAG_PROGRESSIVE,
+  optimized: FLAG_JPEG_OPTIMIZE,
+  streaming: 0,
+  baseline: FLAG_LIBJPEG_TURBO,
+};
 
 /** An ImageEngine on codecs/dist/engine.wasm, with what tests and the bench need to look inside. */
 export interface WasmEngine extends ImageEngine {
@@ -38,6 +55,8 @@ export interface WasmEngineOptions {
   retireAfterBytes?: number;
   /** The budget the memory is capped at (tests of the enforcement use smaller ones). */
   budgetBytes?: number;
+  /** jpegli's adaptive quantisation (the bench measures both); JPEGLI_ADAPTIVE_QUANTIZATION by default. */
+  jpegAdaptiveQuantization?: boolean;
 }
 
 /**
@@ -49,6 +68,7 @@ export interface WasmEngineOptions {
 export function createWasmEngine(module: WebAssembly.Module, options: WasmEngineOptions = {}): WasmEngine {
   const plan = options.plan ?? planEncoder;
   const retireAfter = options.retireAfterBytes ?? RETIRE_AFTER_BYTES;
+  const adaptiveQuantization = options.jpegAdaptiveQuantization ?? JPEGLI_ADAPTIVE_QUANTIZATION;
   const memory = new EngineMemory(options.budgetBytes);
   const io = new HostIo(memory);
   let live: EngineExports | undefined;
@@ -65,7 +85,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
   }
 
   return {
-    estimatePeakBytes,
+    estimatePeakBytes: (header, out) => estimatePeakBytes(header, out, plan(header, out)),
     estimateCpuMs: (header, out) => estimateCpuMs(header, out, plan(header, out)),
 
     holdJs: (bytes) => memory.holdJs(bytes),
@@ -74,14 +94,15 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       const exports = instance();
       const chosen = plan(header, out);
       const flags =
-        (chosen.mozjpeg ? FLAG_MOZJPEG : 0) |
-        (chosen.progressive ? FLAG_PROGRESSIVE : 0) |
+        (out.format === 'jpeg' ? JPEG_FLAGS[chosen.jpeg] : 0) |
+        (adaptiveQuantization ? FLAG_JPEG_ADAPTIVE_QUANTIZATION : 0) |
         (chosen.ownWebpAlpha ? FLAG_OWN_WEBP_ALPHA : 0) |
         (chosen.webpLowMemory ? FLAG_WEBP_LOW_MEMORY : 0) |
         ((out.orientation ?? 1) << ORIENTATION_SHIFT);
-      io.start(input, plannedOutputBytes(header, out));
+      io.start(input, plannedOutputBytes(header, out, chosen));
       try {
-        exports.transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], out.quality, out.width, out.height, flags, header.width, header.height);
+        const quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' ? libjpegTurboQuality(out.quality) : out.quality;
+        exports.transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, out.width, out.height, flags, header.width, header.height);
         last = { wasmBytes: exports.heap_top(), outputBufferBytes: io.peakOutputBytes, inputPasses: io.inputPasses };
         const output = io.finish();
         if (memory.wasmBytes() > retireAfter) retire();
