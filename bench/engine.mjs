@@ -23,7 +23,19 @@ export async function loadEngine(root, cache, from = root, name = 'engine') {
   return { createWasmEngine, readHeader, planEncoder, encoderQuality, wasmBytes, sha256 };
 }
 
-const git = (root, ...args) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' }).trim();
+const git = (root, ...args) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+/** A clone of a branch may know main only as origin/main. */
+function mergeBaseWithMain(root) {
+  for (const main of ['main', 'origin/main']) {
+    try {
+      return git(root, 'merge-base', 'HEAD', main);
+    } catch {
+      // try the next name
+    }
+  }
+  throw new Error('no main branch to take the baseline engine from: set BASELINE to a git revision or a checkout');
+}
 
 /**
  * The baseline engine: BASELINE names a git revision (default: the merge base of HEAD and main, i.e.
@@ -35,7 +47,7 @@ export async function loadBaseline(root, cache, baseline = process.env.BASELINE)
     const dir = resolve(baseline);
     return { ...(await loadEngine(root, cache, dir, 'baseline-engine')), label: `BASELINE=${dir}` };
   }
-  const rev = baseline ?? git(root, 'merge-base', 'HEAD', 'main');
+  const rev = baseline ?? mergeBaseWithMain(root);
   const named = baseline ? `BASELINE=${baseline}` : 'the merge base with main';
   const sha = git(root, 'rev-parse', '--verify', `${rev}^{commit}`);
   const dir = join(cache, `baseline-${sha.slice(0, 12)}`);
