@@ -90,7 +90,12 @@ function engineAt(points, distance) {
   return { ms, note: `out of range (engine ${Math.min(...distances).toFixed(2)}..${Math.max(...distances).toFixed(2)})` };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The middle value (the mean of the two middle ones for an even count, e.g. the 10 corpus photos). */
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 const PNG_QUALITIES = [99, 95, 85, 75, 65, 55, 45, 35, 25];
 
 async function lossyPngTable() {
@@ -245,7 +250,9 @@ async function scaleFit() {
     const look = reference.find((r) => r.service === service);
     const row = { service };
     for (const format of Object.keys(SCALE)) {
-      const byMetric = METRICS.map(({ key }) => along(measured[format].map((m) => [m[key], m.quality]), look[key]));
+      // Where an encoder's score stops moving (lossy PNG at 256 colours), its lowest quality reaching it stands for all.
+      const curve = (key) => measured[format].filter((m, i, all) => !all.slice(0, i).some((lower) => lower[key] === m[key])).map((m) => [m[key], m.quality]);
+      const byMetric = METRICS.map(({ key }) => along(curve(key), look[key]));
       row[format] = { ...Object.fromEntries(METRICS.map(({ key }, i) => [key, byMetric[i]])), quality: Math.min(99, Math.round((byMetric[0] + byMetric[1]) / 2)) };
     }
     return row;
