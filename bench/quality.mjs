@@ -3,7 +3,7 @@
 // (src/image/quality-scale.ts) fitted on both metrics. Writes the Quality sections of docs/benchmarks.md.
 // `node bench/quality.mjs png|jpeg|scale` runs and writes one section. Needs the shared corpus (CORPUS,
 // default ../shared/corpus). BASELINE: a git revision or another checkout (bench/engine.mjs).
-import { readFileSync, writeFileSync, mkdtempSync, existsSync, readdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -349,4 +349,5 @@ if (!only || only === 'scale') {
     ...fit.scores,
   ]);
 }
+rmSync(work, { recursive: true, force: true });
 console.log(`bench:quality took ${minutes()} min`);
