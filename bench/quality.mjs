@@ -35,24 +35,26 @@ function referencePng(folder, name) {
   return out;
 }
 
-/** Encodes `file` with the engine at the encoder's own quality; bytes, ms, butteraugli. */
-async function encode(file, format, quality) {
+/**
+ * Lossy PNG of `file` by the engine at an encoder quality: bytes, ms, butteraugli (PNG against PNG, as
+ * pngquant's file is scored) and SSIMULACRA2 (both as PPM, against `reference`).
+ */
+async function encodePng(file, reference, quality) {
   const input = new Uint8Array(readFileSync(file));
   const header = readHeader(input);
   const start = performance.now();
-  const bytes = await engine.transcode(input, header, { format, quality, width: header.width, height: header.height });
+  const bytes = await engine.transcode(input, header, { format: 'png', quality, width: header.width, height: header.height });
   const ms = performance.now() - start;
-  const out = join(work, `out.${format === 'jpeg' ? 'jpg' : format}`);
+  const out = join(work, 'out.png');
   writeFileSync(out, bytes);
-  let distance;
-  if (format === 'png') distance = butteraugli(file, out);
-  else {
-    // butteraugli_main reads PNG and JPEG; WebP goes through dwebp first.
-    const decoded = join(work, 'out-decoded.png');
-    timeShell(format === 'webp' ? `dwebp -quiet ${out} -o ${decoded}` : `djpeg ${out} | pnmtopng > ${decoded}`);
-    distance = butteraugli(file, decoded);
-  }
-  return { bytes: bytes.length, ms, distance };
+  return { bytes: bytes.length, ms, distance: butteraugli(file, out), ssim: scorePng(reference, out) };
+}
+
+/** SSIMULACRA2 of a PNG against a PPM reference. */
+function scorePng(reference, png) {
+  const ppm = join(work, 'png-scored.ppm');
+  timeShell(`pngtopnm ${png} > ${ppm}`);
+  return ssimulacra2.score(reference, ppm);
 }
 
 /**
@@ -72,22 +74,23 @@ function atScore(points, metric, value, key) {
 }
 
 /**
- * The engine's bytes and time at pngquant's distance, interpolated between its qualities, with a note
- * when that is not a plain interpolation.
+ * The engine's bytes and time at pngquant's score on `metric` ('distance' or 'ssim'), interpolated
+ * between its qualities, with a note when that is not a plain interpolation.
  */
-function engineAt(points, distance) {
-  // No quality merged a colour: the exact image is the engine's answer at any distance.
+function engineAt(points, metric, value) {
+  // No quality merged a colour: the exact image is the engine's answer at any score.
   if (points.every((p) => p.distance === 0)) return { bytes: points[0].bytes, ms: points[0].ms, note: ' (kept exact at every quality)' };
-  const ms = atScore(points, 'distance', distance, 'ms') ?? median(points.map((p) => p.ms));
-  const bytes = atScore(points, 'distance', distance, 'bytes');
+  const ms = atScore(points, metric, value, 'ms') ?? median(points.map((p) => p.ms));
+  const bytes = atScore(points, metric, value, 'bytes');
   if (bytes) return { bytes, ms, note: '' };
-  const distances = points.map((p) => p.distance);
-  if (distance > Math.max(...distances)) {
-    // pngquant went farther than any engine quality: the engine's smallest file is also closer.
+  const scores = points.map((p) => p[metric]);
+  const worse = metric === 'distance' ? value > Math.max(...scores) : value < Math.min(...scores);
+  if (worse) {
+    // pngquant looks worse than any engine quality: the engine's smallest file also looks better.
     const smallest = points.reduce((a, b) => (b.bytes < a.bytes ? b : a));
-    return { bytes: smallest.bytes, ms, note: ` (at distance ${smallest.distance.toFixed(2)})` };
+    return { bytes: smallest.bytes, ms, note: ` (at ${smallest[metric].toFixed(2)})` };
   }
-  return { ms, note: `out of range (engine ${Math.min(...distances).toFixed(2)}..${Math.max(...distances).toFixed(2)})` };
+  return { ms, note: `out of range (engine ${Math.min(...scores).toFixed(2)}..${Math.max(...scores).toFixed(2)})` };
 }
 
 /** The middle value (the mean of the two middle ones for an even count, e.g. the 10 corpus photos). */
@@ -100,32 +103,42 @@ const PNG_QUALITIES = [99, 95, 85, 75, 65, 55, 45, 35, 25];
 
 async function lossyPngTable() {
   const lines = [
-    '| image | pngquant bytes | pngquant butteraugli | pngquant ms | engine bytes at that distance | engine / pngquant bytes | engine ms / pngquant ms |',
-    '|---|---|---|---|---|---|---|',
+    '| image | pngquant bytes | pngquant butteraugli | pngquant SSIMULACRA2 | pngquant ms | engine bytes at that distance | engine / pngquant bytes | engine bytes at that SSIMULACRA2 | engine / pngquant bytes | engine ms / pngquant ms |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
-  const ratios = [];
+  const ratios = { distance: [], ssim: [] };
   const speed = [];
   for (const folder of ['graphics', 'photos']) {
     for (const name of readdirSync(join(corpus, folder)).sort()) {
       const file = referencePng(folder, name);
+      const reference = referencePpm(folder, name);
       const pq = join(work, 'pq.png');
       const pqMs = timeShell(`pngquant --quality=65-80 --force --output ${pq} ${file} || true`);
       if (!existsSync(pq)) continue;
       const pqBytes = readFileSync(pq).length;
-      const pqDistance = butteraugli(file, pq);
+      const pqScores = { distance: butteraugli(file, pq), ssim: scorePng(reference, pq) };
       timeShell(`rm -f ${pq}`);
       const points = [];
-      for (const quality of PNG_QUALITIES) points.push({ quality, ...(await encode(file, 'png', quality)) });
-      const { bytes, ms, note } = engineAt(points, pqDistance);
-      const ratio = bytes ? bytes / pqBytes : undefined;
-      if (ratio) ratios.push(ratio);
+      for (const quality of PNG_QUALITIES) points.push({ quality, ...(await encodePng(file, reference, quality)) });
+      const cells = [];
+      for (const metric of ['distance', 'ssim']) {
+        if (pqScores[metric] === undefined) {
+          cells.push('not scored (under 8x8) | -');
+          continue;
+        }
+        const { bytes, note } = engineAt(points, metric, pqScores[metric]);
+        const ratio = bytes ? bytes / pqBytes : undefined;
+        if (ratio) ratios[metric].push(ratio);
+        cells.push(`${bytes ? Math.round(bytes) : ''}${note} | ${ratio ? ratio.toFixed(3) : '-'}`);
+      }
+      const { ms } = engineAt(points, 'distance', pqScores.distance);
       speed.push(ms / pqMs);
-      lines.push(`| ${name} | ${pqBytes} | ${pqDistance.toFixed(2)} | ${pqMs.toFixed(0)} | ${bytes ? Math.round(bytes) : ''}${note} | ${ratio ? ratio.toFixed(3) : '-'} | ${(ms / pqMs).toFixed(2)} |`);
+      lines.push(`| ${name} | ${pqBytes} | ${pqScores.distance.toFixed(2)} | ${pqScores.ssim?.toFixed(2) ?? '-'} | ${pqMs.toFixed(0)} | ${cells.join(' | ')} | ${(ms / pqMs).toFixed(2)} |`);
       console.log(lines.at(-1));
     }
   }
-  lines.push(`| **median** | | | | | **${median(ratios).toFixed(3)}** | **${median(speed).toFixed(2)}** |`);
-  lines.push(`| **largest** | | | | | **${Math.max(...ratios).toFixed(3)}** | **${Math.max(...speed).toFixed(2)}** |`);
+  lines.push(`| **median** | | | | | | **${median(ratios.distance).toFixed(3)}** | | **${median(ratios.ssim).toFixed(3)}** | **${median(speed).toFixed(2)}** |`);
+  lines.push(`| **largest** | | | | | | **${Math.max(...ratios.distance).toFixed(3)}** | | **${Math.max(...ratios.ssim).toFixed(3)}** | **${Math.max(...speed).toFixed(2)}** |`);
   return lines;
 }
 
@@ -302,12 +315,13 @@ const command = (part) => `\`${only ? `node bench/quality.mjs ${part}` : 'npm ru
 if (!only || only === 'png') {
   const lossy = await lossyPngTable();
   writeDocSection('quality', 'bench:quality', [
-    '## Quality: lossy PNG against pngquant at equal butteraugli',
+    '## Quality: lossy PNG against pngquant at equal butteraugli and at equal SSIMULACRA2',
     '',
-    `${command('png')} ${at}. Every graphic and photo of the corpus`,
+    `${command('png')} ${at}. ${tools} Every graphic and photo of the corpus`,
     '(JPEG photos decoded by djpeg into the reference PNG). pngquant 2.17 `--quality=65-80` (libimagequant, GPL-3) against the engine',
     `at PNG encoder qualities ${PNG_QUALITIES.join(', ')}: the engine's bytes and time are interpolated at pngquant's butteraugli`,
-    '(3-norm) distance. Times are wall-clock, single-threaded, engine in WASM vs native.',
+    '(3-norm) distance, PNG against PNG, and its bytes at pngquant\'s SSIMULACRA2, scored on PPM (colour only: alpha is dropped).',
+    'Times are wall-clock, single-threaded, engine in WASM vs native.',
     '',
     ...lossy,
   ]);

@@ -99,9 +99,15 @@ export function ensureSsimulacra2(cache) {
   const prefix = [join(root, 'usr/lib', multiarch, loader), '--library-path', libs, join(root, 'usr/bin/ssimulacra2')];
   const versions = JSON.parse(readFileSync(join(root, 'versions.json'), 'utf8'));
 
-  /** SSIMULACRA2 score of `distorted` against `reference` (100 is identical, higher is better). */
+  /**
+   * SSIMULACRA2 score of `distorted` against `reference` (100 is identical, higher is better); undefined
+   * for an image under 8x8 pixels, which the tool does not score.
+   */
   function score(reference, distorted) {
-    const out = run(prefix[0], [...prefix.slice(1), reference, distorted]);
+    const result = spawnSync(prefix[0], [...prefix.slice(1), reference, distorted], { encoding: 'utf8' });
+    if (result.status !== 0 && /Minimum image size/.test(result.stderr)) return undefined;
+    if (result.status !== 0) throw new Error(`ssimulacra2 ${reference} ${distorted} failed:\n${result.stderr}`);
+    const out = result.stdout;
     const value = Number(out.trim());
     if (!Number.isFinite(value)) throw new Error(`ssimulacra2 printed no score: ${out}`);
     return value;
