@@ -1,13 +1,61 @@
-// Loads the engine the Worker uses: its TypeScript bundled by esbuild, the committed .wasm.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Loads an engine as the Worker uses it: its TypeScript bundled by esbuild, its committed .wasm. The
+// current one is this checkout's; a baseline is another git revision's (or another checkout's) own
+// src/ and codecs/dist, so two engines whose glue differs can run side by side in one process.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { importSources } from './import-sources.mjs';
 
-export async function loadEngine(root, cache) {
-  const { createWasmEngine, readHeader } = await importSources(cache, 'engine', [
-    "export { createWasmEngine } from './src/image/wasm/wasm-engine';",
-    "export { readHeader } from './src/image/header/read-header';",
-  ]);
-  const wasmBytes = readFileSync(join(root, 'codecs/dist/engine.wasm'));
-  return { createWasmEngine, readHeader, wasmBytes };
+export async function loadEngine(root, cache, from = root, name = 'engine') {
+  const { createWasmEngine, readHeader, planEncoder, encoderQuality } = await importSources(
+    cache,
+    name,
+    [
+      "export { createWasmEngine } from './src/image/wasm/wasm-engine';",
+      "export { readHeader } from './src/image/header/read-header';",
+      "export { planEncoder } from './src/image/wasm/memory-model';",
+      "export { encoderQuality } from './src/image/quality-scale';",
+    ],
+    from,
+  );
+  const wasmBytes = readFileSync(join(from, 'codecs/dist/engine.wasm'));
+  const sha256 = JSON.parse(readFileSync(join(from, 'codecs/dist/manifest.json'), 'utf8')).sha256;
+  return { createWasmEngine, readHeader, planEncoder, encoderQuality, wasmBytes, sha256 };
+}
+
+const git = (root, ...args) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+/** A clone of a branch may know main only as origin/main. */
+function mergeBaseWithMain(root) {
+  for (const main of ['main', 'origin/main']) {
+    try {
+      return git(root, 'merge-base', 'HEAD', main);
+    } catch {
+      // try the next name
+    }
+  }
+  throw new Error('no main branch to take the baseline engine from: set BASELINE to a git revision or a checkout');
+}
+
+/**
+ * The baseline engine: BASELINE names a git revision (default: the merge base of HEAD and main, i.e.
+ * the engine this branch started from) or the path of another checkout. A revision's src/ and
+ * codecs/dist are extracted once into bench/.cache/baseline-<sha>.
+ */
+export async function loadBaseline(root, cache, baseline = process.env.BASELINE) {
+  if (baseline && existsSync(baseline) && statSync(baseline).isDirectory()) {
+    const dir = resolve(baseline);
+    return { ...(await loadEngine(root, cache, dir, 'baseline-engine')), label: `BASELINE=${dir}` };
+  }
+  const rev = baseline ?? mergeBaseWithMain(root);
+  const named = baseline ? `BASELINE=${baseline}` : 'the merge base with main';
+  const sha = git(root, 'rev-parse', '--verify', `${rev}^{commit}`);
+  const dir = join(cache, `baseline-${sha.slice(0, 12)}`);
+  if (!existsSync(join(dir, 'codecs/dist/engine.wasm'))) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    execFileSync('sh', ['-c', `git -C '${root}' archive ${sha} src codecs/dist | tar -x -C '${dir}'`]);
+  }
+  const engine = await loadEngine(root, cache, dir, `baseline-${sha.slice(0, 12)}-engine`);
+  return { ...engine, label: `${named} (${git(root, 'log', '-1', '--format=%h %cs', sha)})` };
 }

@@ -6,15 +6,19 @@ import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** `reexports` are lines like "export { readHeader } from './src/image/header/read-header';". */
-export async function importSources(dir, name, reexports) {
+/**
+ * `reexports` are lines like "export { readHeader } from './src/image/header/read-header';", resolved
+ * from `from` (another checkout's tree, e.g. a baseline engine's; packages still come from ours).
+ */
+export async function importSources(dir, name, reexports, from = root) {
   const outfile = join(dir, `${name}.mjs`);
   await build({
-    stdin: { contents: reexports.join('\n'), resolveDir: root, loader: 'ts' },
+    stdin: { contents: reexports.join('\n'), resolveDir: from, loader: 'ts' },
     bundle: true,
     platform: 'node',
     format: 'esm',
     outfile,
+    nodePaths: [join(root, 'node_modules')],
     logLevel: 'warning',
   });
   return import(outfile);

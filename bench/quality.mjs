@@ -1,14 +1,15 @@
-// npm run bench:quality: lossy PNG against pngquant at equal butteraugli, and the butteraugli
-// distance of JPEG, WebP and lossy PNG at each quality, from which src/image/quality-scale.ts
-// maps the service's one quality scale onto each encoder. Writes the Quality sections of
-// docs/benchmarks.md. Needs the shared corpus (CORPUS, default ../shared/corpus).
-import { readFileSync, writeFileSync, mkdtempSync, existsSync, readdirSync } from 'node:fs';
+// npm run bench:quality: lossy PNG against pngquant at equal butteraugli; JPEG bytes of this engine
+// against a BASELINE engine at equal SSIMULACRA2 and at equal butteraugli; and the quality scale
+// (src/image/quality-scale.ts) fitted on both metrics. Writes the Quality sections of docs/benchmarks.md.
+// `node bench/quality.mjs png|jpeg|scale` runs and writes one section. Needs the shared corpus (CORPUS,
+// default ../shared/corpus). BASELINE: a git revision or another checkout (bench/engine.mjs).
+import { readFileSync, writeFileSync, mkdtempSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importSources } from './import-sources.mjs';
-import { loadEngine } from './engine.mjs';
+import { loadBaseline, loadEngine } from './engine.mjs';
 import { ensureTools, timeShell, butteraugli } from './tools.mjs';
+import { ensureSsimulacra2 } from './ssimulacra2.mjs';
 import { writeDocSection } from './doc-section.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -17,9 +18,13 @@ const corpus = resolve(process.env.CORPUS ?? join(root, '../shared/corpus'));
 const work = mkdtempSync(join(tmpdir(), 'quality-bench-'));
 
 ensureTools();
-const { createWasmEngine, readHeader, wasmBytes } = await loadEngine(root, cache);
-const module = new WebAssembly.Module(wasmBytes);
-const engine = createWasmEngine(module);
+const ssimulacra2 = ensureSsimulacra2(cache);
+/** An engine ready to transcode, with its own header reader and quality scale. */
+const ready = (loaded) => ({ ...loaded, engine: loaded.createWasmEngine(new WebAssembly.Module(loaded.wasmBytes)) });
+const current = ready(await loadEngine(root, cache));
+const baseline = ready(await loadBaseline(root, cache));
+const engine = current.engine;
+const readHeader = current.readHeader;
 
 /** The corpus image as a PNG file: the reference of every distance (JPEG photos decoded by djpeg). */
 function referencePng(folder, name) {
@@ -30,33 +35,38 @@ function referencePng(folder, name) {
   return out;
 }
 
-/** Encodes `file` with the engine at the encoder's own quality; bytes, ms, butteraugli. */
-async function encode(file, format, quality) {
+/**
+ * Lossy PNG of `file` by the engine at an encoder quality: bytes, ms, butteraugli (PNG against PNG, as
+ * pngquant's file is scored) and SSIMULACRA2 (both as PPM, against `reference`).
+ */
+async function encodePng(file, reference, quality) {
   const input = new Uint8Array(readFileSync(file));
   const header = readHeader(input);
   const start = performance.now();
-  const bytes = await engine.transcode(input, header, { format, quality, width: header.width, height: header.height });
+  const bytes = await engine.transcode(input, header, { format: 'png', quality, width: header.width, height: header.height });
   const ms = performance.now() - start;
-  const out = join(work, `out.${format === 'jpeg' ? 'jpg' : format}`);
+  const out = join(work, 'out.png');
   writeFileSync(out, bytes);
-  let distance;
-  if (format === 'png') distance = butteraugli(file, out);
-  else {
-    // butteraugli_main reads PNG and JPEG; WebP goes through dwebp first.
-    const decoded = join(work, 'out-decoded.png');
-    timeShell(format === 'webp' ? `dwebp -quiet ${out} -o ${decoded}` : `djpeg ${out} | pnmtopng > ${decoded}`);
-    distance = butteraugli(file, decoded);
-  }
-  return { bytes: bytes.length, ms, distance };
+  return { bytes: bytes.length, ms, distance: butteraugli(file, out), ssim: scorePng(reference, out) };
 }
 
-/** Interpolates `key` at a distance along points sorted by distance (log of bytes, linear otherwise). */
-function atDistance(points, distance, key) {
-  const sorted = [...points].sort((a, b) => a.distance - b.distance);
+/** SSIMULACRA2 of a PNG against a PPM reference. */
+function scorePng(reference, png) {
+  const ppm = join(work, 'png-scored.ppm');
+  timeShell(`pngtopnm ${png} > ${ppm}`);
+  return ssimulacra2.score(reference, ppm);
+}
+
+/**
+ * Interpolates `key` where `metric` (a field of the points: 'distance', lower is better, or 'ssim',
+ * higher is better) equals `value`, along the points sorted by it (log of bytes, linear otherwise).
+ */
+function atScore(points, metric, value, key) {
+  const sorted = [...points].sort((a, b) => a[metric] - b[metric]);
   for (let i = 1; i < sorted.length; i++) {
     const [lo, hi] = [sorted[i - 1], sorted[i]];
-    if (distance >= lo.distance && distance <= hi.distance) {
-      const t = hi.distance === lo.distance ? 0 : (distance - lo.distance) / (hi.distance - lo.distance);
+    if (value >= lo[metric] && value <= hi[metric]) {
+      const t = hi[metric] === lo[metric] ? 0 : (value - lo[metric]) / (hi[metric] - lo[metric]);
       return key === 'bytes' ? Math.exp(Math.log(lo.bytes) * (1 - t) + Math.log(hi.bytes) * t) : lo[key] * (1 - t) + hi[key] * t;
     }
   }
@@ -64,111 +74,294 @@ function atDistance(points, distance, key) {
 }
 
 /**
- * The engine's bytes and time at pngquant's distance, interpolated between its qualities, with a note
- * when that is not a plain interpolation.
+ * The engine's bytes and time at pngquant's score on `metric` ('distance' or 'ssim'), interpolated
+ * between its qualities, with a note when that is not a plain interpolation.
  */
-function engineAt(points, distance) {
-  // No quality merged a colour: the exact image is the engine's answer at any distance.
+function engineAt(points, metric, value) {
+  // No quality merged a colour: the exact image is the engine's answer at any score.
   if (points.every((p) => p.distance === 0)) return { bytes: points[0].bytes, ms: points[0].ms, note: ' (kept exact at every quality)' };
-  const ms = atDistance(points, distance, 'ms') ?? median(points.map((p) => p.ms));
-  const bytes = atDistance(points, distance, 'bytes');
+  const ms = atScore(points, metric, value, 'ms') ?? median(points.map((p) => p.ms));
+  const bytes = atScore(points, metric, value, 'bytes');
   if (bytes) return { bytes, ms, note: '' };
-  const distances = points.map((p) => p.distance);
-  if (distance > Math.max(...distances)) {
-    // pngquant went farther than any engine quality: the engine's smallest file is also closer.
+  const scores = points.map((p) => p[metric]);
+  const worse = metric === 'distance' ? value > Math.max(...scores) : value < Math.min(...scores);
+  if (worse) {
+    // pngquant looks worse than any engine quality: the engine's smallest file also looks better.
     const smallest = points.reduce((a, b) => (b.bytes < a.bytes ? b : a));
-    return { bytes: smallest.bytes, ms, note: ` (at distance ${smallest.distance.toFixed(2)})` };
+    return { bytes: smallest.bytes, ms, note: ` (at ${smallest[metric].toFixed(2)})` };
   }
-  return { ms, note: `out of range (engine ${Math.min(...distances).toFixed(2)}..${Math.max(...distances).toFixed(2)})` };
+  return { ms, note: `out of range (engine ${Math.min(...scores).toFixed(2)}..${Math.max(...scores).toFixed(2)})` };
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The middle value (the mean of the two middle ones for an even count, e.g. the 10 corpus photos). */
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 const PNG_QUALITIES = [99, 95, 85, 75, 65, 55, 45, 35, 25];
 
 async function lossyPngTable() {
   const lines = [
-    '| image | pngquant bytes | pngquant butteraugli | pngquant ms | engine bytes at that distance | engine / pngquant bytes | engine ms / pngquant ms |',
-    '|---|---|---|---|---|---|---|',
+    '| image | pngquant bytes | pngquant butteraugli | pngquant SSIMULACRA2 | pngquant ms | engine bytes at that distance | engine / pngquant bytes | engine bytes at that SSIMULACRA2 | engine / pngquant bytes | engine ms / pngquant ms |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
-  const ratios = [];
+  const ratios = { distance: [], ssim: [] };
   const speed = [];
   for (const folder of ['graphics', 'photos']) {
     for (const name of readdirSync(join(corpus, folder)).sort()) {
       const file = referencePng(folder, name);
+      const reference = referencePpm(folder, name);
       const pq = join(work, 'pq.png');
       const pqMs = timeShell(`pngquant --quality=65-80 --force --output ${pq} ${file} || true`);
       if (!existsSync(pq)) continue;
       const pqBytes = readFileSync(pq).length;
-      const pqDistance = butteraugli(file, pq);
+      const pqScores = { distance: butteraugli(file, pq), ssim: scorePng(reference, pq) };
       timeShell(`rm -f ${pq}`);
       const points = [];
-      for (const quality of PNG_QUALITIES) points.push({ quality, ...(await encode(file, 'png', quality)) });
-      const { bytes, ms, note } = engineAt(points, pqDistance);
-      const ratio = bytes ? bytes / pqBytes : undefined;
-      if (ratio) ratios.push(ratio);
+      for (const quality of PNG_QUALITIES) points.push({ quality, ...(await encodePng(file, reference, quality)) });
+      const cells = [];
+      for (const metric of ['distance', 'ssim']) {
+        if (pqScores[metric] === undefined) {
+          cells.push('not scored (under 8x8) | -');
+          continue;
+        }
+        const { bytes, note } = engineAt(points, metric, pqScores[metric]);
+        const ratio = bytes ? bytes / pqBytes : undefined;
+        if (ratio) ratios[metric].push(ratio);
+        cells.push(`${bytes ? Math.round(bytes) : ''}${note} | ${ratio ? ratio.toFixed(3) : '-'}`);
+      }
+      const { ms } = engineAt(points, 'distance', pqScores.distance);
       speed.push(ms / pqMs);
-      lines.push(`| ${name} | ${pqBytes} | ${pqDistance.toFixed(2)} | ${pqMs.toFixed(0)} | ${bytes ? Math.round(bytes) : ''}${note} | ${ratio ? ratio.toFixed(3) : '-'} | ${(ms / pqMs).toFixed(2)} |`);
+      lines.push(`| ${name} | ${pqBytes} | ${pqScores.distance.toFixed(2)} | ${pqScores.ssim?.toFixed(2) ?? '-'} | ${pqMs.toFixed(0)} | ${cells.join(' | ')} | ${(ms / pqMs).toFixed(2)} |`);
       console.log(lines.at(-1));
     }
   }
-  lines.push(`| **median** | | | | | **${median(ratios).toFixed(3)}** | **${median(speed).toFixed(2)}** |`);
-  lines.push(`| **largest** | | | | | **${Math.max(...ratios).toFixed(3)}** | **${Math.max(...speed).toFixed(2)}** |`);
+  lines.push(`| **median** | | | | | | **${median(ratios.distance).toFixed(3)}** | | **${median(ratios.ssim).toFixed(3)}** | **${median(speed).toFixed(2)}** |`);
+  lines.push(`| **largest** | | | | | | **${Math.max(...ratios.distance).toFixed(3)}** | | **${Math.max(...ratios.ssim).toFixed(3)}** | **${Math.max(...speed).toFixed(2)}** |`);
   return lines;
 }
 
-const SCALE = { jpeg: [30, 40, 50, 60, 70, 80, 85, 90, 95], webp: [30, 40, 50, 60, 70, 80, 85, 90, 95], png: [99, 95, 90, 85, 80, 75, 70, 65, 60, 50, 40, 30] };
+/** The corpus image as a PPM file, the reference both metrics score against (JPEG photos decoded by djpeg). */
+function referencePpm(folder, name) {
+  const out = join(work, `${name}.ppm`);
+  const file = join(corpus, folder, name);
+  if (!existsSync(out)) timeShell(name.endsWith('.png') ? `pngtopnm ${file} > ${out}` : `djpeg -ppm ${file} > ${out}`);
+  return out;
+}
 
-async function distanceTable() {
-  const photos = readdirSync(join(corpus, 'photos')).filter((n) => n.startsWith('skimage-')).sort();
+const DECODE_TO_PPM = { jpeg: 'djpeg -ppm $IN > $OUT', webp: 'dwebp -quiet $IN -ppm -o $OUT', png: 'pngtopnm $IN > $OUT' };
+const scoredCache = new Map();
+
+/**
+ * Encodes a corpus photo with `side` (current or baseline) at the encoder's own quality and scores the
+ * output, decoded to PPM, against the reference on both metrics. Memoised: the JPEG comparison and the
+ * scale fit share encodes.
+ */
+async function scored(side, name, format, quality) {
+  const key = `${side.sha256}:${side.label}:${name}:${format}:${quality}`;
+  if (scoredCache.has(key)) return scoredCache.get(key);
+  const file = join(corpus, 'photos', name);
+  const input = new Uint8Array(readFileSync(file));
+  const header = side.readHeader(input);
+  const bytes = await side.engine.transcode(input, header, { format, quality, width: header.width, height: header.height });
+  const out = join(work, `scored.${format}`);
+  const ppm = join(work, 'scored.ppm');
+  writeFileSync(out, bytes);
+  timeShell(DECODE_TO_PPM[format].replace('$IN', out).replace('$OUT', ppm));
+  const reference = referencePpm('photos', name);
+  const result = { quality, bytes: bytes.length, distance: butteraugli(reference, ppm), ssim: ssimulacra2.score(reference, ppm) };
+  scoredCache.set(key, result);
+  return result;
+}
+
+const METRICS = [
+  { key: 'ssim', title: 'SSIMULACRA2', digits: 2 },
+  { key: 'distance', title: 'butteraugli', digits: 3 },
+];
+/** Service qualities the JPEG comparison reports; the sweep of the current encoder brackets their looks. */
+const COMPARED = [75, 80, 85];
+const JPEG_SWEEP = [30, 40, 50, 60, 65, 70, 75, 80, 85, 90, 95];
+const photoNames = () => readdirSync(join(corpus, 'photos')).sort();
+
+/**
+ * Per photo and service quality: the baseline's JPEG at that quality (its own scale), and the current
+ * engine's bytes at the baseline's score on each metric, interpolated along its quality sweep.
+ */
+async function jpegComparison() {
   const rows = [];
-  for (const [format, qualities] of Object.entries(SCALE)) {
-    for (const quality of qualities) {
-      const results = [];
-      for (const name of photos) results.push(await encode(referencePng('photos', name), format, quality));
-      rows.push({ format, quality, distance: median(results.map((r) => r.distance)), bytes: median(results.map((r) => r.bytes)) });
-      console.log(rows.at(-1));
+  for (const name of photoNames()) {
+    const sweep = [];
+    for (const quality of JPEG_SWEEP) sweep.push(await scored(current, name, 'jpeg', quality));
+    for (const service of COMPARED) {
+      const base = await scored(baseline, name, 'jpeg', baseline.encoderQuality('jpeg', service));
+      const ratios = Object.fromEntries(METRICS.map(({ key }) => [key, (atScore(sweep, key, base[key], 'bytes') ?? NaN) / base.bytes]));
+      rows.push({ name, service, base, ratios });
+      console.log(name, service, base, ratios);
     }
   }
-  const lines = ['| encoder | encoder quality | median butteraugli 3-norm | median bytes |', '|---|---|---|---|'];
-  for (const r of rows) lines.push(`| ${r.format} | ${r.quality} | ${r.distance.toFixed(3)} | ${r.bytes} |`);
-  return { photos, lines };
-}
-
-/** The mapping src/image/quality-scale.ts makes of these numbers, as a table. */
-async function mappingLines() {
-  const { encoderQuality } = await importSources(cache, 'quality-scale', ["export { encoderQuality } from './src/image/quality-scale';"]);
-  const lines = ['| service quality | JPEG (mozjpeg) quality | WebP quality | lossy PNG quality |', '|---|---|---|---|'];
-  for (const q of [10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 95, 100]) {
-    const png = encoderQuality('png', q);
-    lines.push(`| ${q} | ${encoderQuality('jpeg', q)} | ${encoderQuality('webp', q)} | ${png === 100 ? '100 (lossless)' : png} |`);
+  const fmt = (r) => (Number.isNaN(r) ? 'out of sweep' : r.toFixed(3));
+  const lines = [
+    '| service quality | median bytes at equal SSIMULACRA2 | largest (photo) | median bytes at equal butteraugli | largest (photo) |',
+    '|---|---|---|---|---|',
+  ];
+  for (const service of COMPARED) {
+    const at = rows.filter((r) => r.service === service);
+    const cells = METRICS.map(({ key }) => {
+      const valid = at.filter((r) => !Number.isNaN(r.ratios[key]));
+      const worst = valid.reduce((a, b) => (b.ratios[key] > a.ratios[key] ? b : a), valid[0]);
+      const missing = at.length - valid.length;
+      return `**${median(valid.map((r) => r.ratios[key])).toFixed(3)}**${missing ? ` (${missing} out of sweep)` : ''} | ${worst.ratios[key].toFixed(3)} (${worst.name})`;
+    });
+    lines.push(`| ${service} | ${cells.join(' | ')} |`);
   }
+  lines.push('', '| photo | service quality | baseline bytes | baseline SSIMULACRA2 | current / baseline at equal SSIMULACRA2 | baseline butteraugli | current / baseline at equal butteraugli |', '|---|---|---|---|---|---|---|');
+  for (const r of rows) lines.push(`| ${r.name} | ${r.service} | ${r.base.bytes} | ${r.base.ssim.toFixed(2)} | ${fmt(r.ratios.ssim)} | ${r.base.distance.toFixed(3)} | ${fmt(r.ratios.distance)} |`);
   return lines;
 }
 
-const started = new Date().toISOString();
-const sha = JSON.parse(readFileSync(join(root, 'codecs/dist/manifest.json'), 'utf8')).sha256.slice(0, 16);
-const only = process.argv[2];
-const lossy = only === 'scale' ? null : await lossyPngTable();
-const scale = only === 'png' ? null : await distanceTable();
-if (!only) {
-  writeDocSection('quality', 'bench:quality', [
-    '## Quality: lossy PNG against pngquant at equal butteraugli',
+/** Service qualities the scale is fitted at, and each encoder's own qualities it is measured at. */
+const SERVICE = [30, 40, 50, 60, 70, 75, 80, 85, 90, 95];
+const SCALE = { jpeg: JPEG_SWEEP, webp: [30, 40, 50, 60, 70, 80, 85, 90, 95], png: [99, 95, 90, 85, 80, 75, 70, 65, 60, 50, 40, 30] };
+
+/** Median scores over `photos` of `side` encoding `format` at `quality`. */
+async function medians(side, photos, format, quality) {
+  const results = [];
+  for (const name of photos) results.push(await scored(side, name, format, quality));
+  return { quality, distance: median(results.map((r) => r.distance)), ssim: median(results.map((r) => r.ssim)), bytes: median(results.map((r) => r.bytes)) };
+}
+
+/** Linear interpolation of y at x along [x, y] pairs sorted by x, clamped to the ends (as quality-scale.ts does). */
+function along(points, x) {
+  const sorted = [...points].sort((a, b) => a[0] - b[0]);
+  if (x <= sorted[0][0]) return sorted[0][1];
+  if (x >= sorted.at(-1)[0]) return sorted.at(-1)[1];
+  const i = sorted.findIndex(([px]) => px >= x);
+  const [[x0, y0], [x1, y1]] = [sorted[i - 1], sorted[i]];
+  return x1 === x0 ? y0 : y0 + ((y1 - y0) * (x - x0)) / (x1 - x0);
+}
+
+/**
+ * The quality scale on both metrics. The reference look of a service quality is the baseline's JPEG
+ * at it (today's mozjpeg scale); each encoder (the current JPEG, WebP, lossy PNG) gets, per metric, the
+ * quality of its own whose median score equals the reference's, and the fitted quality is the mean of
+ * the two (the metrics disagree most where one encoder's artefacts are the other metric's blind spot,
+ * so neither alone decides). Beyond an encoder's measured range the ends are held.
+ */
+async function scaleFit() {
+  const photos = photoNames().filter((n) => n.startsWith('skimage-'));
+  const reference = [];
+  for (const service of SERVICE) reference.push({ service, ...(await medians(baseline, photos, 'jpeg', baseline.encoderQuality('jpeg', service))) });
+  const measured = {};
+  for (const [format, qualities] of Object.entries(SCALE)) {
+    measured[format] = [];
+    for (const quality of qualities) measured[format].push(await medians(current, photos, format, quality));
+    measured[format].sort((a, b) => a.quality - b.quality);
+    console.log(format, measured[format]);
+  }
+  const fitted = SERVICE.map((service) => {
+    const look = reference.find((r) => r.service === service);
+    const row = { service };
+    for (const format of Object.keys(SCALE)) {
+      // Where an encoder's score stops moving (lossy PNG at 256 colours), its lowest quality reaching it stands for all.
+      const curve = (key) => measured[format].filter((m, i, all) => !all.slice(0, i).some((lower) => lower[key] === m[key])).map((m) => [m[key], m.quality]);
+      const byMetric = METRICS.map(({ key }) => along(curve(key), look[key]));
+      row[format] = { ...Object.fromEntries(METRICS.map(({ key }, i) => [key, byMetric[i]])), quality: Math.min(99, Math.round((byMetric[0] + byMetric[1]) / 2)) };
+    }
+    return row;
+  });
+
+  const pairs = (rows, key, digits) => `[${rows.map((r) => `[${r.quality}, ${Number(r[key].toFixed(digits))}]`).join(', ')}]`;
+  const ts = [
+    '```ts',
+    `/** The reference look: the JPEG of engine ${baseline.label} at each service quality, medians [quality, butteraugli 3-norm, SSIMULACRA2]. */`,
+    `const REFERENCE: ReadonlyArray<readonly [number, number, number]> = [${reference.map((r) => `[${r.service}, ${Number(r.distance.toFixed(3))}, ${Number(r.ssim.toFixed(2))}]`).join(', ')}];`,
     '',
-    `\`npm run bench:quality\` on ${started} (Node ${process.version}; engine sha256 ${sha}...). Every graphic and photo of the corpus`,
+    ...METRICS.flatMap(({ key, title, digits }) => [
+      `/** Median ${title} over the corpus photos at each encoder's own quality. */`,
+      `const ${key === 'ssim' ? 'SSIMULACRA2' : 'DISTANCE'}: Record<ImageFormat, ReadonlyArray<readonly [number, number]>> = {`,
+      ...Object.keys(SCALE).map((format) => `  ${format}: ${pairs(measured[format], key, digits)},`),
+      '};',
+      '',
+    ]),
+    '/** Or fitted once: [service quality, encoder quality], the mean of the qualities matching the reference on each metric. */',
+    'const ENCODER_QUALITY: Record<ImageFormat, ReadonlyArray<readonly [number, number]>> = {',
+    ...Object.keys(SCALE).map((format) => `  ${format}: [${fitted.map((f) => `[${f.service}, ${f[format].quality}]`).join(', ')}],`),
+    '};',
+    '```',
+  ];
+  const scores = ['| encoder | encoder quality | median butteraugli 3-norm | median SSIMULACRA2 | median bytes |', '|---|---|---|---|---|'];
+  for (const r of reference) scores.push(`| reference: baseline JPEG | ${r.quality} | ${r.distance.toFixed(3)} | ${r.ssim.toFixed(2)} | ${r.bytes} |`);
+  for (const [format, rows] of Object.entries(measured)) for (const r of rows) scores.push(`| ${format} | ${r.quality} | ${r.distance.toFixed(3)} | ${r.ssim.toFixed(2)} | ${r.bytes} |`);
+  const cell = (f) => `${f.distance.toFixed(1)} / ${f.ssim.toFixed(1)} → **${f.quality}**`;
+  const mapping = [
+    '| service quality | JPEG quality (butteraugli / SSIMULACRA2 → fitted) | today | WebP | today | lossy PNG | today |',
+    '|---|---|---|---|---|---|---|',
+    ...fitted.map((f) => `| ${f.service} | ${cell(f.jpeg)} | ${current.encoderQuality('jpeg', f.service)} | ${cell(f.webp)} | ${current.encoderQuality('webp', f.service)} | ${cell(f.png)} | ${current.encoderQuality('png', f.service)} |`),
+  ];
+  return { photos, ts, scores, mapping };
+}
+
+const started = new Date();
+const at = `on ${started.toISOString()} (Node ${process.version}; engine sha256 ${current.sha256.slice(0, 16)}..., baseline ${baseline.label}, sha256 ${baseline.sha256.slice(0, 16)}...)`;
+const tools = `SSIMULACRA2: \`ssimulacra2\` of Debian trixie's ${ssimulacra2.versions
+  .filter((v) => ['libjxl-devtools', 'libjxl0.11', 'libc6', 'libhwy1t64', 'liblcms2-2'].includes(v.name))
+  .map((v) => `${v.name} ${v.version}`)
+  .join(', ')} (bench/ssimulacra2.mjs); butteraugli: bookworm's \`butteraugli_main\` (3-norm). Both score PPM files (references and outputs decoded by djpeg, dwebp, pngtopnm).`;
+const minutes = () => ((Date.now() - started.getTime()) / 60000).toFixed(1);
+const only = process.argv[2];
+const command = (part) => `\`${only ? `node bench/quality.mjs ${part}` : 'npm run bench:quality'}\`${process.env.BASELINE ? ` with BASELINE=${process.env.BASELINE}` : ''}`;
+
+if (!only || only === 'png') {
+  const lossy = await lossyPngTable();
+  writeDocSection('quality', 'bench:quality', [
+    '## Quality: lossy PNG against pngquant at equal butteraugli and at equal SSIMULACRA2',
+    '',
+    `${command('png')} ${at}. ${tools} Every graphic and photo of the corpus`,
     '(JPEG photos decoded by djpeg into the reference PNG). pngquant 2.17 `--quality=65-80` (libimagequant, GPL-3) against the engine',
     `at PNG encoder qualities ${PNG_QUALITIES.join(', ')}: the engine's bytes and time are interpolated at pngquant's butteraugli`,
-    '(3-norm) distance. Times are wall-clock, single-threaded, engine in WASM vs native.',
+    '(3-norm) distance, PNG against PNG, and its bytes at pngquant\'s SSIMULACRA2, scored on PPM (colour only: alpha is dropped).',
+    'Times are wall-clock, single-threaded, engine in WASM vs native.',
     '',
     ...lossy,
-    '',
-    '## Quality: one scale for JPEG, WebP and lossy PNG',
-    '',
-    `Median butteraugli 3-norm over the corpus photos ${scale.photos.join(', ')} at each encoder's own quality (same run).`,
-    'src/image/quality-scale.ts maps the service quality onto each encoder from these numbers: the service quality is',
-    "mozjpeg's; WebP and lossy PNG get the quality of their encoder that gives the same median distance (interpolated).",
-    '',
-    ...scale.lines,
-    '',
-    ...(await mappingLines()),
   ]);
 }
+if (!only || only === 'jpeg') {
+  const lines = await jpegComparison();
+  writeDocSection('quality-jpeg', 'bench:quality', [
+    '## Quality: JPEG bytes against the baseline engine at equal SSIMULACRA2 and at equal butteraugli',
+    '',
+    `${command('jpeg')} ${at}. ${tools}`,
+    '',
+    "Each corpus photo (the file itself is the input; its decoded pixels the reference) is encoded by the baseline engine's JPEG at",
+    `the service quality (its own scale) and by the current engine at encoder qualities ${JPEG_SWEEP.join(', ')}; the current bytes are`,
+    "interpolated (log-linear) at the baseline's score on each metric. A ratio below 1 is smaller at the same look.",
+    '',
+    ...lines,
+    '',
+    `(${minutes()} min into the run.)`,
+  ]);
+}
+if (!only || only === 'scale') {
+  const fit = await scaleFit();
+  writeDocSection('quality-scale', 'bench:quality', [
+    '## Quality: one scale for JPEG, WebP and lossy PNG, on both metrics',
+    '',
+    `${command('scale')} ${at}. ${tools}`,
+    '',
+    `Median scores over the corpus photos ${fit.photos.join(', ')}. The reference look of a service quality is the baseline`,
+    "engine's JPEG at it (today's mozjpeg scale, so the same number keeps about the same look). For each encoder (the current",
+    'JPEG, WebP, lossy PNG) the quality whose median score matches the reference is interpolated on each metric, and the fitted',
+    'quality is the mean of the two: neither metric alone decides, since each is blind to some of the other\'s artefacts',
+    "(butteraugli flatters encoders tuned for it, such as jpegli). Beyond an encoder's measured range its end is held (lossy PNG",
+    'reaches 256 colours near 95). Proposed for src/image/quality-scale.ts (not applied by the bench):',
+    '',
+    ...fit.ts,
+    '',
+    ...fit.mapping,
+    '',
+    ...fit.scores,
+  ]);
+}
+rmSync(work, { recursive: true, force: true });
+console.log(`bench:quality took ${minutes()} min`);

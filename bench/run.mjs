@@ -1,12 +1,15 @@
 // npm run bench: memory, speed, bytes and cold start of the WASM engine (codecs/dist/engine.wasm),
-// beside the native tools on the same images in the same run. Writes the Engine sections of
-// docs/benchmarks.md. Needs the shared corpus (CORPUS, default ../shared/corpus).
+// beside the native tools on the same images in the same run, and CPU per megapixel of every path
+// beside a BASELINE engine (bench/engine.mjs). Writes the Engine and CPU sections of docs/benchmarks.md;
+// `node bench/run.mjs cpu` runs and writes the CPU section alone. Needs the shared corpus (CORPUS,
+// default ../shared/corpus).
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { loadEngine } from './engine.mjs';
+import { loadBaseline, loadEngine } from './engine.mjs';
+import { cpuTable, CPU_NOTE } from './cpu.mjs';
 import { largeImages } from './images.mjs';
 import { ensureTools, timeShell, butteraugli } from './tools.mjs';
 import { jsquashMozjpeg, timeJsquashMozjpeg } from './mozjpeg.mjs';
@@ -20,7 +23,8 @@ const MiB = 1024 * 1024;
 const mib = (n) => (n / MiB).toFixed(1);
 
 ensureTools();
-const { createWasmEngine, readHeader, wasmBytes } = await loadEngine(root, cache);
+const current = await loadEngine(root, cache);
+const { createWasmEngine, readHeader, wasmBytes } = current;
 const module = new WebAssembly.Module(wasmBytes);
 
 /** One job on a fresh instance, so its memory is this job's alone. */
@@ -178,6 +182,19 @@ async function webpPngBytesTable() {
 
 const started = new Date().toISOString();
 const images = largeImages(cache, corpus);
+const baseline = await loadBaseline(root, cache);
+const cpu = await cpuTable({ ...current, module }, { ...baseline, module: new WebAssembly.Module(baseline.wasmBytes) }, join(corpus, 'photos/plasma-Kite-2560x1600.jpg'), images.jpeg24, cache);
+writeDocSection('cpu', 'bench', [
+  '## Engine: CPU per megapixel of every path, and what 1,000 images cost',
+  '',
+  `\`${process.argv[2] === 'cpu' ? 'node bench/run.mjs cpu' : 'npm run bench'}\`${process.env.BASELINE ? ` with BASELINE=${process.env.BASELINE}` : ''} on ${started} (Node ${process.version}; engine sha256 ${current.sha256.slice(0, 16)}...,`,
+  `baseline ${baseline.label}, sha256 ${baseline.sha256.slice(0, 16)}...), on plasma-Kite-2560x1600.jpg (4.1 MP) and the 24 MP JPEG below.`,
+  ...CPU_NOTE,
+  '',
+  ...cpu,
+]);
+if (process.argv[2] === 'cpu') process.exit(0);
+
 const cold = await coldStart();
 console.log(cold);
 const memory = await memoryTable(images);

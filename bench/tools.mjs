@@ -32,7 +32,8 @@ export function timeShell(command) {
 
 /** butteraugli_main's 3-norm distance of `distorted` from `reference` (lower is better). */
 export function butteraugli(reference, distorted) {
-  const out = execFileSync('butteraugli_main', [reference, distorted], { encoding: 'utf8' });
+  // stderr ignored: it notes that a PPM is taken as sRGB, once per file.
+  const out = execFileSync('butteraugli_main', [reference, distorted], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   const match = /3-norm:\s*([0-9.]+)/.exec(out);
   if (!match) throw new Error(`no 3-norm in: ${out}`);
   return Number(match[1]);
