@@ -222,7 +222,8 @@ async function jpegComparison() {
 
 /** Service qualities the scale is fitted at, and each encoder's own qualities it is measured at. */
 const SERVICE = [30, 40, 50, 60, 70, 75, 80, 85, 90, 95];
-const SCALE = { jpeg: JPEG_SWEEP, webp: [30, 40, 50, 60, 70, 80, 85, 90, 95], png: [99, 95, 90, 85, 80, 75, 70, 65, 60, 50, 40, 30] };
+// Low qualities too: jpegli and WebP at 30 already look better than the reference at service 30.
+const SCALE = { jpeg: [5, 10, 15, 20, 25, ...JPEG_SWEEP], webp: [10, 20, 30, 40, 50, 60, 70, 80, 85, 90, 95], png: [99, 95, 90, 85, 80, 75, 70, 65, 60, 50, 40, 30] };
 
 /** Median scores over `photos` of `side` encoding `format` at `quality`. */
 async function medians(side, photos, format, quality) {

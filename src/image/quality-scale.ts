@@ -1,21 +1,19 @@
 import type { ImageFormat } from './types';
 
 /**
- * One quality scale for every output format. The service's `quality` is mozjpeg's (the number users
- * know; mozjpeg was the JPEG encoder until jpegli replaced it); each format gets the quality of its own
- * encoder that gives about the same butteraugli distance. The tables are the median butteraugli 3-norm
- * distances over the corpus photos measured by `npm run bench:quality` (docs/benchmarks.md, "Quality: one
- * scale"): pairs of (encoder quality, distance), the distance falling as the quality rises.
+ * One quality scale for every output format. The service's `quality` keeps the meaning of mozjpeg's numbers
+ * (the JPEG encoder before jpegli): its reference look is the mozjpeg engine's JPEG at that quality, median
+ * over the corpus photos. Each encoder gets the quality of its own whose median score matches that look,
+ * on butteraugli (3-norm) and on SSIMULACRA2, the mean of the two: each metric is blind to some of the
+ * other's artefacts, and butteraugli flatters jpegli, which is tuned for it. Fitted by `npm run
+ * bench:quality` (docs/benchmarks.md, "Quality: one scale for JPEG, WebP and lossy PNG, on both
+ * metrics"): pairs of (service quality, encoder quality). Lossy PNG is held at 95, where the median photo
+ * already has 256 colours.
  */
-const SERVICE_DISTANCE: ReadonlyArray<readonly [number, number]> = [[30, 2.335], [40, 1.967], [50, 1.744], [60, 1.553], [70, 1.381], [80, 1.181], [85, 1.074], [90, 0.856], [95, 0.648]];
-
-const DISTANCE: Record<ImageFormat, ReadonlyArray<readonly [number, number]>> = {
-  // jpegli 4:2:0, adaptive quantisation off, on the skimage photos (provisional: a first fit on butteraugli
-  // alone, to be refitted on SSIMULACRA2 as well): service 80 is jpegli 72.
-  jpeg: [[5, 3.143], [10, 2.752], [20, 2.134], [30, 1.83], [40, 1.699], [50, 1.577], [60, 1.418], [70, 1.225], [80, 1.002], [85, 0.855], [90, 0.704], [95, 0.56]],
-  webp: [[30, 2.075], [40, 1.85], [50, 1.695], [60, 1.544], [70, 1.409], [80, 1.134], [85, 0.946], [90, 0.776], [95, 0.659]],
-  // Lossy PNG (codecs/src/quantize.c): the median photo reaches 256 colours by 95, so 1.109 is as close as a palette gets.
-  png: [[30, 4.114], [40, 3.374], [50, 2.66], [60, 2.623], [65, 2.126], [70, 2.057], [75, 1.773], [80, 1.577], [85, 1.403], [90, 1.228], [95, 1.109]],
+const ENCODER_QUALITY: Record<ImageFormat, ReadonlyArray<readonly [number, number]>> = {
+  jpeg: [[30, 16], [40, 23], [50, 30], [60, 46], [70, 60], [75, 65], [80, 72], [85, 78], [90, 85], [95, 92]],
+  webp: [[30, 25], [40, 39], [50, 48], [60, 64], [70, 74], [75, 77], [80, 81], [85, 84], [90, 89], [95, 95]],
+  png: [[30, 51], [40, 63], [50, 67], [60, 77], [70, 83], [75, 86], [80, 90], [85, 94], [90, 95], [95, 95]],
 };
 
 /** Linear interpolation of y at x along points sorted by x, clamped to the ends. */
@@ -33,17 +31,13 @@ function along(points: ReadonlyArray<readonly [number, number]>, x: number): num
 /** The encoder quality for the service quality; 100 stays 100 (lossless PNG, the finest JPEG/WebP). */
 export function encoderQuality(format: ImageFormat, quality: number): number {
   if (quality >= 100) return quality;
-  const [lowest, highest] = [SERVICE_DISTANCE[0]![0], SERVICE_DISTANCE[SERVICE_DISTANCE.length - 1]![0]];
-  // Outside the measured range the ends are stretched linearly: 1..30 onto 1..f(30), 95..100 onto f(95)..100.
-  if (quality < lowest) return Math.max(1, Math.round((quality * encoderQuality(format, lowest)) / lowest));
-  if (quality > highest) {
-    const top = encoderQuality(format, highest);
-    return Math.min(99, Math.round(top + ((100 - top) * (quality - highest)) / (100 - highest)));
-  }
-  const distance = along(SERVICE_DISTANCE, quality);
-  // The encoder's distances fall as its quality rises: interpolate the quality at this distance.
-  const inverse = DISTANCE[format].map(([q, d]) => [-d, q] as const);
-  return Math.min(99, Math.round(along(inverse, -distance)));
+  const fitted = ENCODER_QUALITY[format];
+  const [lowest, atLowest] = fitted[0]!;
+  const [highest, atHighest] = fitted[fitted.length - 1]!;
+  // Outside the fitted range the ends are stretched linearly: 1..30 onto 1..f(30), 95..100 onto f(95)..100.
+  if (quality < lowest) return Math.max(1, Math.round((quality * atLowest) / lowest));
+  if (quality > highest) return Math.min(99, Math.round(atHighest + ((100 - atHighest) * (quality - highest)) / (100 - highest)));
+  return Math.min(99, Math.round(along(fitted, quality)));
 }
 
 /**

@@ -20,13 +20,15 @@ describe('one quality scale', () => {
     }
   });
 
-  it('gives the encoder quality of the same butteraugli distance (docs/benchmarks.md)', () => {
-    // mozjpeg q80 (the service's scale) measured 1.181: jpegli reaches it at about 72, WebP at about 78,
-    // lossy PNG at about 92.
+  it('gives the encoder quality of the same look on both metrics (docs/benchmarks.md)', () => {
+    // mozjpeg q80 (the service's scale) measured butteraugli 1.181 and SSIMULACRA2 77.11: jpegli reaches
+    // them at about 72, WebP at 78 and 84, lossy PNG at 92 and 88.
     expect(encoderQuality('jpeg', 80)).toBe(72);
-    expect(encoderQuality('webp', 80)).toBe(78);
-    expect(encoderQuality('png', 80)).toBe(92);
-    expect(encoderQuality('png', 50)).toBe(76);
+    expect(encoderQuality('webp', 80)).toBe(81);
+    expect(encoderQuality('png', 80)).toBe(90);
+    expect(encoderQuality('png', 50)).toBe(67);
+    expect(encoderQuality('jpeg', 15)).toBe(8);
+    expect(encoderQuality('webp', 98)).toBe(98);
   });
 
   it("gives libjpeg-turbo (the widest JPEGs) back the service quality of jpegli's, so the look does not change with the encoder", () => {

@@ -101,7 +101,7 @@ export interface components {
             /** @description Public https image URL; takes priority over image */
             url?: string;
             /**
-             * @description 1 to 100; the same number means about the same visual quality (butteraugli distance) in every format: mozjpeg's scale, mapped onto WebP and lossy PNG. PNG is lossless at 100 and below it quantised to a dithered palette of as few colours (at most 256) as the quality allows; a graphic keeps every colour that stands apart, and comes back exact when all do.
+             * @description 1 to 100; the same number means about the same visual quality in every format (fitted on butteraugli and SSIMULACRA2): mozjpeg's familiar scale, mapped onto jpegli (the JPEG encoder), WebP and lossy PNG. PNG is lossless at 100 and below it quantised to a dithered palette of as few colours (at most 256) as the quality allows; a graphic keeps every colour that stands apart, and comes back exact when all do.
              * @default 80
              */
             quality: number;
@@ -121,7 +121,7 @@ export interface components {
              */
             file: string;
             /**
-             * @description 1 to 100; the same number means about the same visual quality (butteraugli distance) in every format: mozjpeg's scale, mapped onto WebP and lossy PNG. PNG is lossless at 100 and below it quantised to a dithered palette of as few colours (at most 256) as the quality allows; a graphic keeps every colour that stands apart, and comes back exact when all do.
+             * @description 1 to 100; the same number means about the same visual quality in every format (fitted on butteraugli and SSIMULACRA2): mozjpeg's familiar scale, mapped onto jpegli (the JPEG encoder), WebP and lossy PNG. PNG is lossless at 100 and below it quantised to a dithered palette of as few colours (at most 256) as the quality allows; a graphic keeps every colour that stands apart, and comes back exact when all do.
              * @default 80
              */
             quality: number;
