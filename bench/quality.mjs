@@ -1,8 +1,11 @@
 // npm run bench:quality: lossy PNG against pngquant at equal butteraugli; JPEG bytes of this engine
 // against a BASELINE engine at equal SSIMULACRA2 and at equal butteraugli; and the quality scale
 // (src/image/quality-scale.ts) fitted on both metrics. Writes the Quality sections of docs/benchmarks.md.
-// `node bench/quality.mjs png|jpeg|scale` runs and writes one section. Needs the shared corpus (CORPUS,
-// default ../shared/corpus). BASELINE: a git revision or another checkout (bench/engine.mjs).
+// `node bench/quality.mjs png|jpeg|scale` runs and writes one section. `node bench/quality.mjs variant
+// '{"jpegAdaptiveQuantization":true}'` prints the JPEG comparison for the current engine with those
+// createWasmEngine options ("jpegPlan": a JPEG plan forced, e.g. "optimized"), writing nothing (issue 15:
+// what fits the photos jpegli loses on). PHOTOS (comma-separated names) narrows the photos. Needs the shared corpus (CORPUS, default
+// ../shared/corpus). BASELINE: a git revision or another checkout (bench/engine.mjs).
 import { readFileSync, writeFileSync, mkdtempSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -19,9 +22,17 @@ const work = mkdtempSync(join(tmpdir(), 'quality-bench-'));
 
 ensureTools();
 const ssimulacra2 = ensureSsimulacra2(cache);
+const only = process.argv[2];
+/** The variant mode's engine options; a forced JPEG plan becomes a plan function. */
+function engineOptions(loaded) {
+  if (only !== 'variant') return {};
+  const { jpegPlan, ...options } = JSON.parse(process.argv[3] ?? '{}');
+  return jpegPlan ? { ...options, plan: (header, out) => ({ ...loaded.planEncoder(header, out), jpeg: jpegPlan }) } : options;
+}
 /** An engine ready to transcode, with its own header reader and quality scale. */
-const ready = (loaded) => ({ ...loaded, engine: loaded.createWasmEngine(new WebAssembly.Module(loaded.wasmBytes)) });
-const current = ready(await loadEngine(root, cache));
+const ready = (loaded, options = {}) => ({ ...loaded, engine: loaded.createWasmEngine(new WebAssembly.Module(loaded.wasmBytes), options) });
+const currentLoaded = await loadEngine(root, cache);
+const current = ready(currentLoaded, engineOptions(currentLoaded));
 const baseline = ready(await loadBaseline(root, cache));
 const engine = current.engine;
 const readHeader = current.readHeader;
@@ -182,7 +193,7 @@ const METRICS = [
 /** Service qualities the JPEG comparison reports; the sweep of the current encoder brackets their looks. */
 const COMPARED = [75, 80, 85];
 const JPEG_SWEEP = [30, 40, 50, 60, 65, 70, 75, 80, 85, 90, 95];
-const photoNames = () => readdirSync(join(corpus, 'photos')).sort();
+const photoNames = () => readdirSync(join(corpus, 'photos')).sort().filter((n) => !process.env.PHOTOS || process.env.PHOTOS.split(',').includes(n));
 
 /**
  * Per photo and service quality: the baseline's JPEG at that quality (its own scale), and the current
@@ -209,8 +220,9 @@ async function jpegComparison() {
     const at = rows.filter((r) => r.service === service);
     const cells = METRICS.map(({ key }) => {
       const valid = at.filter((r) => !Number.isNaN(r.ratios[key]));
-      const worst = valid.reduce((a, b) => (b.ratios[key] > a.ratios[key] ? b : a), valid[0]);
       const missing = at.length - valid.length;
+      if (!valid.length) return `out of sweep | -`;
+      const worst = valid.reduce((a, b) => (b.ratios[key] > a.ratios[key] ? b : a), valid[0]);
       return `**${median(valid.map((r) => r.ratios[key])).toFixed(3)}**${missing ? ` (${missing} out of sweep)` : ''} | ${worst.ratios[key].toFixed(3)} (${worst.name})`;
     });
     lines.push(`| ${service} | ${cells.join(' | ')} |`);
@@ -310,7 +322,6 @@ const tools = `SSIMULACRA2: \`ssimulacra2\` of Debian trixie's ${ssimulacra2.ver
   .map((v) => `${v.name} ${v.version}`)
   .join(', ')} (bench/ssimulacra2.mjs); butteraugli: bookworm's \`butteraugli_main\` (3-norm). Both score PPM files (references and outputs decoded by djpeg, dwebp, pngtopnm).`;
 const minutes = () => ((Date.now() - started.getTime()) / 60000).toFixed(1);
-const only = process.argv[2];
 const command = (part) => `\`${only ? `node bench/quality.mjs ${part}` : 'npm run bench:quality'}\`${process.env.BASELINE ? ` with BASELINE=${process.env.BASELINE}` : ''}`;
 
 if (!only || only === 'png') {
@@ -343,6 +354,7 @@ if (!only || only === 'jpeg') {
     `(${minutes()} min into the run.)`,
   ]);
 }
+if (only === 'variant') console.log([`variant ${process.argv[3] ?? '{}'} against ${baseline.label}`, ...(await jpegComparison())].join('\n'));
 if (!only || only === 'scale') {
   const fit = await scaleFit();
   writeDocSection('quality-scale', 'bench:quality', [
