@@ -21,9 +21,9 @@ import { EngineFailure, HostIo } from './host-io';
 import { type EncoderPlan, type JpegPlan, RETIRE_AFTER_BYTES, estimatePeakBytes, planEncoder, plannedOutputBytes } from './memory-model';
 
 /**
- * jpegli's adaptive quantisation, off: at equal butteraugli it saves about 1 % on most corpus photos but makes
- * the dark star field 9 % larger (docs/benchmarks.md, "jpegli adaptive quantisation on against off"), and an
- * earlier SSIMULACRA2 measurement found it missing issue 15's bar where off met it.
+ * jpegli's adaptive quantisation, off: on, it makes the dark star field 1.22x the mozjpeg engine's bytes at equal
+ * SSIMULACRA2 and the median miss issue 15's 0.94 (0.955 at service 80), for about 1 % less at equal butteraugli
+ * (docs/benchmarks.md, "JPEG encoder: jpegli against the mozjpeg engine").
  */
 export const JPEGLI_ADAPTIVE_QUANTIZATION = false;
 
