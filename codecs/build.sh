@@ -97,7 +97,7 @@ fetch_trixie() {
   mkdir -p "$dir"
   for pin in "${TRIXIE_PINS[@]}"; do
     read -r package tarball sha <<<"$pin"
-    [ -f "$dir/$tarball" ] || (cd "$dir" && bash "$HERE/../scripts/trixie-apt.sh" "$WORK/trixie-apt" source -qq --tar-only --download-only "$package" 2>/dev/null)
+    [ -f "$dir/$tarball" ] || (cd "$dir" && bash "$HERE/../scripts/trixie-apt.sh" "$WORK/trixie-apt" apt-get source -qq --tar-only --download-only "$package" 2>/dev/null)
     echo "$sha  $dir/$tarball" | sha256sum --quiet -c -
   done
   [ -d "$dir/libjxl-0.11.2" ] || tar -xzf "$dir/jpeg-xl_0.11.2.orig.tar.gz" -C "$dir"
