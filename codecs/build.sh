@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds codecs/dist/engine.wasm: libjpeg-turbo, libspng + zlib and libwebp from Debian
-# bookworm source packages (pinned below by version and sha256), compiled with Debian's
+# bookworm source packages, jpegli, highway and libaom from trixie's (pinned below by version and sha256), compiled with Debian's
 # clang-14 + lld-14 + wasi-libc, linked with our glue in codecs/src. Sources are unpacked
 # under codecs/.build (ignored by git), never committed.
 #
@@ -36,6 +36,7 @@ TOOL_PACKAGES="clang-14 lld-14 llvm-14 wasi-libc libclang-rt-14-dev-wasm32 libc+
 TRIXIE_PINS=(
   "jpeg-xl=0.11.2-0.1~deb13u3 jpeg-xl_0.11.2.orig.tar.gz ab38928f7f6248e2a98cc184956021acb927b16a0dee71b4d260dc040a4320ea"
   "highway=1.2.0-2 highway_1.2.0.orig.tar.gz 7e0be78b8318e8bdbf6fa545d2ecb4c90f947df03f7aadc42c1967f019e63343"
+  "aom=3.12.1-1+deb13u1 aom_3.12.1.orig.tar.gz 40c929a41b2a59c24319a699c358351422829b3ae646de31b18cbabed0191962"
 )
 
 # libwebp's SSE2 code compiles to WASM SIMD through emscripten's SSE-on-wasm_simd128 headers.
@@ -102,6 +103,7 @@ fetch_trixie() {
   done
   [ -d "$dir/libjxl-0.11.2" ] || tar -xzf "$dir/jpeg-xl_0.11.2.orig.tar.gz" -C "$dir"
   [ -d "$dir/highway-1.2.0" ] || tar -xzf "$dir/highway_1.2.0.orig.tar.gz" -C "$dir"
+  [ -d "$dir/aom-3.12.1" ] || tar -xzf "$dir/aom_3.12.1.orig.tar.gz" -C "$dir"
 }
 
 CC=clang-14
@@ -183,21 +185,65 @@ build_libwebp() {
   compile webp -I"$s" -D__SSE__ -D__SSE2__ -D__SSE3__ -D__SSSE3__ -D__SSE4_1__ -isystem "$WORK/emscripten/usr/share/emscripten/system/include/compat" -- "${files[@]}"
 }
 
+# libaom's AV1 encoder (the AVIF output), C only. Its CMake build is not run: aom_config.h is its
+# defaults file with our settings (encoder only, no threads, 8-bit, no CPU detection, generic C), the
+# run-time CPU dispatch headers come from its own rtcd.pl for the generic target, and the sources are
+# the lists its .cmake files give for the library, less the optional tools left off here.
+AOM_CONFIG="CONFIG_AV1_DECODER=0 CONFIG_MULTITHREAD=0 CONFIG_RUNTIME_CPU_DETECT=0 CONFIG_AV1_HIGHBITDEPTH=0
+  CONFIG_LIBYUV=0 CONFIG_WEBM_IO=0 CONFIG_SVT_AV1=0 CONFIG_DENOISE=0 HAVE_PTHREAD_H=0 HAVE_UNISTD_H=1 CONFIG_OS_SUPPORT=0"
+AOM_LISTS="AOM_SOURCES AOM_RTCD_SOURCES AOM_MEM_SOURCES AOM_SCALE_SOURCES AOM_UTIL_SOURCES AOM_DSP_COMMON_SOURCES
+  AOM_DSP_ENCODER_SOURCES AOM_AV1_COMMON_SOURCES AOM_AV1_ENCODER_SOURCES"
+AOM_LEFT_OFF='aom_config\.c|aom_decoder\.c|butteraugli|vmaf|fastssim|psnrhvs|debug_util|temporal_denoiser|blockiness|optical_flow|sparse_linear_solver|saliency_map|thirdpass'
+
+build_aom() {
+  local s=$WORK/src/trixie/aom-3.12.1 gen=$WORK/gen/aom
+  mkdir -p "$gen/config"
+  {
+    echo '#ifndef AOM_CONFIG_H_'
+    echo '#define AOM_CONFIG_H_'
+    # set_aom_(config|detect)_var(NAME VALUE "doc"), possibly over two lines; AOM_RTCD_FLAGS is a string.
+    tr '\n' ' ' <"$s/build/cmake/aom_config_defaults.cmake" | grep -oE 'set_aom_(config|detect)_var\( *[A-Z0-9_]+ +[0-9]+' |
+      sed -E 's/.*\( *//' | while read -r name value; do
+        for pair in $AOM_CONFIG; do [ "${pair%%=*}" = "$name" ] && value=${pair#*=}; done
+        echo "#define $name $value"
+      done
+    echo '#define INLINE inline'
+    echo '#endif'
+  } >"$gen/config/aom_config.h"
+  printf '%s\n' '#define VERSION_MAJOR 3' '#define VERSION_MINOR 12' '#define VERSION_PATCH 1' '#define VERSION_EXTRA ""' \
+    '#define VERSION_PACKED ((VERSION_MAJOR << 16) | (VERSION_MINOR << 8) | (VERSION_PATCH))' \
+    '#define VERSION_STRING_NOSP "v3.12.1"' '#define VERSION_STRING " v3.12.1"' >"$gen/config/aom_version.h"
+  local rtcd
+  for rtcd in aom_dsp/aom_dsp_rtcd_defs.pl:aom_dsp_rtcd aom_scale/aom_scale_rtcd.pl:aom_scale_rtcd av1/common/av1_rtcd_defs.pl:av1_rtcd; do
+    perl "$s/build/cmake/rtcd.pl" --arch=generic --sym="${rtcd#*:}" --config="$gen/config/aom_config.h" "$s/${rtcd%%:*}" >"$gen/config/${rtcd#*:}.h"
+  done
+  local files=() list
+  for list in $AOM_LISTS; do
+    # The .c files of every list(APPEND NAME ...) block.
+    awk -v var="$list" '$0 ~ "list\\(APPEND " var "([ \t]|$)" {on = 1}
+      on {for (i = 1; i <= NF; i++) if ($i ~ /\.c"?\)?$/) {f = $i; gsub(/[")]/, "", f); sub(/\$\{AOM_ROOT\}\//, "", f); print f}}
+      on && /\)/ {on = 0}' "$s/CMakeLists.txt" "$s"/*/*.cmake
+  done | LC_ALL=C sort -u | grep -vE "$AOM_LEFT_OFF" >"$gen/files"
+  mapfile -t files < <(sed "s|^|$s/|" "$gen/files")
+  compile aom -isystem "$HERE/src/compat" -I"$gen" -I"$s" -- "${files[@]}"
+}
+
 build_glue() {
   local s=$WORK/src
   mapfile -t files < <(ls "$HERE"/src/*.c | LC_ALL=C sort)
   compile glue -Wall -Wextra -Werror -Wno-missing-field-initializers -I"$WORK/gen/jpeg" \
-    -I"$s/libjpeg-turbo-2.1.5" -I"$s/libspng-0.7.3/spng" -I"$s/zlib-1.2.13.dfsg" -I"$s/libwebp-1.2.4/src" -I"$s/libwebp-1.2.4" -DSPNG_STATIC -- "${files[@]}"
+    -I"$s/libjpeg-turbo-2.1.5" -I"$s/libspng-0.7.3/spng" -I"$s/zlib-1.2.13.dfsg" -I"$s/libwebp-1.2.4/src" -I"$s/libwebp-1.2.4" \
+    -I"$s/trixie/aom-3.12.1" -I"$WORK/gen/aom" -DSPNG_STATIC -- "${files[@]}"
 }
 
-# The linear memory is imported: src/image/wasm/engine-memory.ts creates it at 1 MiB (static
+# The linear memory is imported: src/image/wasm/engine-memory.ts creates it at 2 MiB (static
 # data and stack fit in that) with the engine budget as its maximum, and keeps it across
 # instances; it grows only through host_memory_grow (codecs/src/host.c).
 link() {
   mkdir -p "$OUT"
   mapfile -t objs < <(find "$WORK/obj" -name '*.o' | LC_ALL=C sort)
   "$CC" --target=wasm32-wasi -O2 -nostartfiles -Wl,--no-entry -Wl,--gc-sections -Wl,--strip-all \
-    -Wl,-z,stack-size=262144 -Wl,--import-memory -Wl,--initial-memory=1048576 "${objs[@]}" -lc++ -lc++abi -o "$OUT/engine.wasm.tmp"
+    -Wl,-z,stack-size=262144 -Wl,--import-memory -Wl,--initial-memory=2097152 "${objs[@]}" -lc++ -lc++abi -o "$OUT/engine.wasm.tmp"
   mv "$OUT/engine.wasm.tmp" "$OUT/engine.wasm"
 }
 
@@ -217,6 +263,7 @@ write_manifest() {
     "libwebp": "1.2.4-0.2+deb12u1",
     "jpeg-xl (jpegli)": "0.11.2-0.1~deb13u3 (trixie; jpeg-xl_0.11.2.orig.tar.gz)",
     "highway": "1.2.0-2 (trixie; highway_1.2.0.orig.tar.gz)",
+    "aom (libaom)": "3.12.1-1+deb13u1 (trixie; aom_3.12.1.orig.tar.gz)",
     "libc++, libc++abi": "$(dpkg-query -W -f='${Version}' libc++-14-dev-wasm32)"
   }
 }
@@ -230,6 +277,7 @@ fetch_trixie
 rm -rf "$WORK/obj"
 build_libjpeg
 build_jpegli
+build_aom
 build_zlib
 build_spng
 build_libwebp

@@ -30,6 +30,8 @@ const GROWTH_BYTES = 1024 * 1024;
 export class HostIo {
   private input: Uint8Array = new Uint8Array(0);
   private position = 0;
+  /** The ICC profile an encoder that writes its own container carries (AVIF), or none. */
+  private profile: Uint8Array = new Uint8Array(0);
   private output: ArrayBuffer = new ArrayBuffer(0);
   private planned = 0;
   /** The module announced the output's exact size: `output` is a fixed buffer of that size. */
@@ -44,9 +46,10 @@ export class HostIo {
 
   constructor(private readonly memory: EngineMemory) {}
 
-  start(input: Uint8Array, plannedOutputBytes: number): void {
+  start(input: Uint8Array, plannedOutputBytes: number, profile: Uint8Array = new Uint8Array(0)): void {
     this.input = input;
     this.position = 0;
+    this.profile = profile;
     this.planned = plannedOutputBytes;
     this.output = new ResizableArrayBuffer(0, { maxByteLength: plannedOutputBytes });
     this.reserved = false;
@@ -72,6 +75,7 @@ export class HostIo {
     this.releaseOutput();
     this.releaseOutput = () => {};
     this.input = new Uint8Array(0);
+    this.profile = new Uint8Array(0);
     this.output = new ArrayBuffer(0);
   }
 
@@ -100,11 +104,18 @@ export class HostIo {
           this.countOutput();
         },
         output_write: (ptr: number, len: number) => this.append(bytes().subarray(ptr, ptr + len)),
+        output_patch: (offset: number, ptr: number, len: number) => {
+          if (offset < 0 || offset + len > this.length) throw new EngineFailure(FAIL_INTERNAL, 'a patch past the output written');
+          new Uint8Array(this.output).set(bytes().subarray(ptr, ptr + len), offset);
+        },
+        profile_size: () => this.profile.length,
+        profile_read: (ptr: number) => bytes().set(this.profile, ptr),
         fail: (kind: number, ptr: number, len: number) => {
           throw new EngineFailure(kind, new TextDecoder().decode(bytes().subarray(ptr, ptr + len)));
         },
       },
-      // wasi-libc links these for paths the glue never takes (stdio, getenv, abort).
+      // wasi-libc links these for paths the glue never takes (stdio, getenv, abort; libaom's film grain
+      // table and statistics files): every file operation fails with EBADF (8), so no file ever opens.
       wasi_snapshot_preview1: {
         environ_sizes_get: (countPtr: number, sizePtr: number) => {
           const view = new DataView(memory.buffer);
@@ -116,6 +127,12 @@ export class HostIo {
         fd_write: () => 8,
         fd_close: () => 8,
         fd_seek: () => 8,
+        fd_read: () => 8,
+        fd_fdstat_get: () => 8,
+        fd_fdstat_set_flags: () => 8,
+        fd_prestat_get: () => 8,
+        fd_prestat_dir_name: () => 8,
+        path_open: () => 8,
         proc_exit: (code: number) => {
           throw new EngineFailure(FAIL_INTERNAL, `the codec module aborted (${code})`);
         },
