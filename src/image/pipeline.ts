@@ -15,7 +15,7 @@ import { neverLarger } from './steps/never-larger';
 import { orient } from './steps/orient';
 import { refuseAnimation } from './steps/refuse-animation';
 import { refuseIncomplete } from './steps/refuse-incomplete';
-import type { ImageFormat, OutputSpec } from './types';
+import type { OutputFormat, OutputSpec } from './types';
 
 export interface CompressRequest {
   quality: number;
@@ -24,6 +24,8 @@ export interface CompressRequest {
   maxHeight?: number | undefined;
   /** The request's Accept header lists image/webp (only consulted for format auto). */
   acceptsWebp: boolean;
+  /** The request's Accept header lists image/avif (only consulted for format auto). */
+  acceptsAvif?: boolean;
   /** CPU time the request's jobs may take by the CPU model (src/limits/cpu.ts); a key's unless given (the demo's is smaller). */
   cpuBudgetMs?: number;
 }
@@ -33,7 +35,7 @@ export type CompressionNote = 'orientation-applied' | 'resized' | 'converted' | 
 
 export interface CompressResult {
   bytes: Uint8Array;
-  format: ImageFormat;
+  format: OutputFormat;
   notes: CompressionNote[];
 }
 
@@ -60,7 +62,8 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const icc = header.complete ? await readIccProfile(input, header.format) : null;
   // carry-icc leaves a plain sRGB profile out; any other may be copied into the output.
   const iccBytes = icc && !isSrgbProfile(icc) ? icc.length : 0;
-  const [primary, ...optional] = chooseFormats(header.format, request.format, request.acceptsWebp, size).map(
+  const accepted = { webp: request.acceptsWebp, avif: request.acceptsAvif ?? false };
+  const [primary, ...optional] = chooseFormats(header.format, request.format, accepted, size).map(
     (format): OutputSpec => ({ format, quality: encoderQuality(format, request.quality), ...size, orientation, iccBytes }),
   );
   const cpuBudgetMs = request.cpuBudgetMs ?? PAID_CPU_BUDGET_MS;
@@ -85,6 +88,11 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     return bytes;
   };
   const encode = async (spec: OutputSpec): Promise<Candidate> => {
+    // AVIF's container is the engine's own: the profile goes in as it is written.
+    if (spec.format === 'avif') {
+      const profile = icc && !isSrgbProfile(icc) ? icc : undefined;
+      return { spec, bytes: hold(await engine.transcode(input, header, spec, profile)), iccKept: profile !== undefined };
+    }
     const encoded = hold(await engine.transcode(input, header, spec));
     const carried = await carryIccProfile(encoded, spec.format, icc);
     if (carried.bytes !== encoded) hold(carried.bytes);
@@ -109,8 +117,10 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     let best = { ...first!, originalReturned: false };
     const fallback = neverLarger(input, header.format, best.bytes, resized || best.spec.format !== header.format);
     if (fallback.originalReturned) best = { ...best, bytes: hold(fallback.bytes), originalReturned: true, iccKept: icc !== null };
+    // Alternatives come as WebP, then AVIF: on a tie the later one is kept.
     for (const candidate of others) {
-      if (candidate.bytes.length < best.bytes.length) best = { ...candidate, originalReturned: false };
+      const smaller = best.originalReturned ? candidate.bytes.length < best.bytes.length : candidate.bytes.length <= best.bytes.length;
+      if (smaller) best = { ...candidate, originalReturned: false };
     }
 
     const notes: CompressionNote[] = [];

@@ -60,7 +60,7 @@ export interface CompressResult {
 
 export type Usage = UsageResponse & { rateLimit: RateLimitInfo };
 
-const FORMATS: readonly string[] = ['jpeg', 'png', 'webp'] satisfies ImageFormat[];
+const FORMATS: readonly string[] = ['jpeg', 'png', 'webp', 'avif'] satisfies ImageFormat[];
 /** This package's version, for the User-Agent (a test keeps it equal to package.json's). */
 export const VERSION = '0.1.0';
 

@@ -15,6 +15,7 @@ import {
   ORIENTATION_SHIFT,
   type EngineExports,
 } from './abi';
+import { AVIF_TUNE, AVIF_YUV444, planAvif } from './avif-plan';
 import { EngineMemory } from './engine-memory';
 import { estimateCpuMs } from './cpu-model';
 import { EngineFailure, HostIo } from './host-io';
@@ -57,6 +58,8 @@ export interface WasmEngineOptions {
   budgetBytes?: number;
   /** jpegli's adaptive quantisation (the bench measures both); JPEGLI_ADAPTIVE_QUANTIZATION by default. */
   jpegAdaptiveQuantization?: boolean;
+  /** AVIF settings in place of the plan's, AVIF_TUNE and AVIF_YUV444 (the bench measures variants). */
+  avif?: { speed?: number; tune?: number; yuv444?: boolean };
 }
 
 /**
@@ -90,7 +93,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
 
     holdJs: (bytes) => memory.holdJs(bytes),
 
-    async transcode(input, header, out) {
+    async transcode(input, header, out, profile) {
       const exports = instance();
       const chosen = plan(header, out);
       const flags =
@@ -99,9 +102,14 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
         (chosen.ownWebpAlpha ? FLAG_OWN_WEBP_ALPHA : 0) |
         (chosen.webpLowMemory ? FLAG_WEBP_LOW_MEMORY : 0) |
         ((out.orientation ?? 1) << ORIENTATION_SHIFT);
-      io.start(input, plannedOutputBytes(header, out, chosen));
+      io.start(input, plannedOutputBytes(header, out, chosen), profile);
       try {
-        const quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' ? libjpegTurboQuality(out.quality) : out.quality;
+        let quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' ? libjpegTurboQuality(out.quality) : out.quality;
+        if (out.format === 'avif') {
+          const avif = { ...planAvif(out.width, out.height, out.quality), tune: AVIF_TUNE, yuv444: AVIF_YUV444, ...options.avif };
+          exports.avif_options(avif.speed, avif.tune, avif.cellWidth, avif.cellHeight, avif.yuv444 ? 1 : 0);
+          quality = avif.quality;
+        }
         exports.transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, out.width, out.height, flags, header.width, header.height);
         last = { wasmBytes: exports.heap_top(), outputBufferBytes: io.peakOutputBytes, inputPasses: io.inputPasses };
         const output = io.finish();

@@ -34,8 +34,9 @@ export interface paths {
         /**
          * Compress an image
          * @description One of a multipart `file`, JSON `image` (base64) or JSON `url` is required; when both `url` and `image`
-         *     are given, `url` wins. Images up to 10 MB. Format `auto` keeps the input format, or returns WebP when
-         *     the `Accept` header lists `image/webp` and WebP is smaller (`*\/*` alone does not opt in). The result is never larger
+         *     are given, `url` wins. Images up to 10 MB. Format `auto` keeps the input format, or returns WebP or AVIF when
+         *     the `Accept` header lists `image/webp` or `image/avif` and that is smaller (`*\/*` alone does not opt in); an AVIF that would
+         *     not fit the request's memory or CPU budget is not tried. Large AVIF images are written as a grid of cells. The result is never larger
          *     than the input unless a resize or format change was asked for. Only successful compressions count toward the monthly quota.
          */
         post: operations["compress"];
@@ -101,16 +102,16 @@ export interface components {
             /** @description Public https image URL; takes priority over image */
             url?: string;
             /**
-             * @description 1 to 100; the same number means about the same visual quality in every format (fitted on butteraugli and SSIMULACRA2): mozjpeg's familiar scale, mapped onto jpegli (the JPEG encoder), WebP and lossy PNG. PNG is lossless at 100 and below it quantised to a dithered palette of as few colours (at most 256) as the quality allows; a graphic keeps every colour that stands apart, and comes back exact when all do.
+             * @description 1 to 100; the same number means about the same visual quality in every format (fitted on butteraugli and SSIMULACRA2): mozjpeg's familiar scale, mapped onto jpegli (the JPEG encoder), WebP, AVIF (libaom) and lossy PNG. PNG is lossless at 100 and below it quantised to a dithered palette of as few colours (at most 256) as the quality allows; a graphic keeps every colour that stands apart, and comes back exact when all do.
              * @default 80
              */
             quality: number;
             /**
-             * @description auto keeps the input format, or returns WebP when Accept lists image/webp and WebP is smaller
+             * @description auto keeps the input format, or returns WebP or AVIF when Accept lists image/webp or image/avif and it is smaller
              * @default auto
              * @enum {string}
              */
-            format: "auto" | "jpeg" | "png" | "webp";
+            format: "auto" | "jpeg" | "png" | "webp" | "avif";
             maxWidth?: number;
             maxHeight?: number;
         };
@@ -121,16 +122,16 @@ export interface components {
              */
             file: string;
             /**
-             * @description 1 to 100; the same number means about the same visual quality in every format (fitted on butteraugli and SSIMULACRA2): mozjpeg's familiar scale, mapped onto jpegli (the JPEG encoder), WebP and lossy PNG. PNG is lossless at 100 and below it quantised to a dithered palette of as few colours (at most 256) as the quality allows; a graphic keeps every colour that stands apart, and comes back exact when all do.
+             * @description 1 to 100; the same number means about the same visual quality in every format (fitted on butteraugli and SSIMULACRA2): mozjpeg's familiar scale, mapped onto jpegli (the JPEG encoder), WebP, AVIF (libaom) and lossy PNG. PNG is lossless at 100 and below it quantised to a dithered palette of as few colours (at most 256) as the quality allows; a graphic keeps every colour that stands apart, and comes back exact when all do.
              * @default 80
              */
             quality: number;
             /**
-             * @description auto keeps the input format, or returns WebP when Accept lists image/webp and WebP is smaller
+             * @description auto keeps the input format, or returns WebP or AVIF when Accept lists image/webp or image/avif and it is smaller
              * @default auto
              * @enum {string}
              */
-            format: "auto" | "jpeg" | "png" | "webp";
+            format: "auto" | "jpeg" | "png" | "webp" | "avif";
             maxWidth?: number;
             maxHeight?: number;
         };
@@ -201,7 +202,7 @@ export interface components {
         /** @description round(100 × (original − compressed) / original); negative only when a resize or format change made the output larger. */
         "X-Savings-Percent": number;
         /** @description Format of the returned image. */
-        "X-Output-Format": "jpeg" | "png" | "webp";
+        "X-Output-Format": "jpeg" | "png" | "webp" | "avif";
         /** @description What was done, comma-separated, when anything was: `orientation-applied` (the EXIF orientation was applied to the pixels; the output has no orientation tag), `resized` (to fit maxWidth/maxHeight, which refer to the image as displayed), `converted` (format change), `alpha-flattened` (transparency composited onto white for JPEG), `icc-kept` (the colour profile was carried over), `original-returned` (re-encoding would not have been smaller: the input comes back with its metadata stripped). */
         "X-Compression-Notes": string;
         /** @description Demo requests this client has left in the current hour: the smaller of its own and its network's. */
