@@ -255,7 +255,8 @@ const AVIF_COMPARED = [80];
  */
 async function avifComparison() {
   const wanted = (file) => !process.env.PHOTOS || process.env.PHOTOS.split(',').includes(file.split('/').at(-1));
-  const photos = [...photoNames().map((n) => join(corpus, 'photos', n)), ...resavedPhotos(cache, corpus).filter(wanted)];
+  // Corpus photos by name, re-saved ones by path (scored() tells them apart).
+  const photos = [...photoNames(), ...resavedPhotos(cache, corpus).filter(wanted)];
   const rows = [];
   for (const file of photos) {
     const sweep = [];

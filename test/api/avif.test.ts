@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { readIccProfile } from '../../src/image/container';
+import { readHeader } from '../../src/image/header/read-header';
+import { compressImage } from '../../src/image/pipeline';
+import { encoderQuality } from '../../src/image/quality-scale';
+import { wasmEngine } from '../../src/image/wasm';
 import { withChunks } from '../container/synth';
 import { call, createKey, fixture, form } from '../helpers/api';
 import { avifLayout, avifPixels } from '../helpers/avif';
 import { responseImage } from '../helpers/images';
 import { pixelPng, syntheticPng } from '../engine/synthetic-png';
 import { referencePixels } from '../engine/helpers';
+
+const encoderQualityOf = (format: 'png' | 'webp' | 'avif') => encoderQuality(format, 80);
 
 async function compress(input: Uint8Array, fields: Record<string, string>, accept?: string): Promise<Response> {
   const { key } = await createKey('business');
@@ -39,10 +45,10 @@ describe('AVIF output', () => {
 
   it('an image wider or taller than a cell is a grid of cells, which decodes whole and without seams worth seeing', async () => {
     // Smooth gradients, where a seam between cells would stand out.
-    const input = pixelPng(1300, 1030, 3, (x, y) => [(x * 255) / 1300, (y * 255) / 1030, ((x + y) * 127) / 2330]);
+    const input = pixelPng(1100, 600, 3, (x, y) => [(x * 255) / 1100, (y * 255) / 600, ((x + y) * 127) / 1700]);
     const { layout, image } = await avifOf(await compress(input, { format: 'avif', quality: '80' }));
-    expect(layout).toMatchObject({ width: 1300, height: 1030, grid: true });
-    expect([image.width, image.height]).toEqual([1300, 1030]);
+    expect(layout).toMatchObject({ width: 1100, height: 600, grid: true });
+    expect([image.width, image.height]).toEqual([1100, 600]);
     const source = await referencePixels(input, 'png');
     expect(meanColourDifference(image.data, source)).toBeLessThan(1.5);
     let worst = 0;
@@ -53,7 +59,7 @@ describe('AVIF output', () => {
   it('keeps alpha losslessly: no alpha sample off by more than 8 of 255, in one cell and in a grid', async () => {
     for (const [width, height] of [
       [300, 200],
-      [1300, 700],
+      [1100, 150],
     ] as const) {
       const input = pixelPng(width, height, 4, (x, y) => [x % 256, y % 256, (x * y) % 256, x < 40 ? 0 : (x * 7 + y * 3) % 256]);
       const { layout, image } = await avifOf(await compress(input, { format: 'avif', quality: '60' }));
@@ -106,5 +112,20 @@ describe('AVIF output', () => {
     expect(both.headers.get('Vary')).toBe('Accept');
     const refused = await compress(input, { quality: '80' }, 'image/avif;q=0,image/webp');
     expect(refused.headers.get('X-Output-Format')).toBe('webp');
+  });
+
+  it('auto skips an AVIF that would pass the CPU budget (a large photo on the demo), never an error', async () => {
+    const input = await fixture('api/chelsea.png');
+    const header = readHeader(input);
+    const job = { quality: 80, width: header.width, height: header.height, orientation: 1, iccBytes: 0 };
+    const costs = Object.fromEntries(
+      (['png', 'webp', 'avif'] as const).map((format) => [format, wasmEngine.estimateCpuMs(header, { ...job, format, quality: encoderQualityOf(format) })]),
+    );
+    // Room for the PNG and the WebP, not for the AVIF beside them.
+    const budget = costs.png! + costs.webp! + costs.avif! / 2;
+    const skipped = await compressImage(input, { quality: 80, format: 'auto', acceptsWebp: true, acceptsAvif: true, cpuBudgetMs: budget });
+    expect(skipped.format).toBe('webp');
+    const room = await compressImage(input, { quality: 80, format: 'auto', acceptsWebp: true, acceptsAvif: true, cpuBudgetMs: budget + costs.avif! });
+    expect(room.format).toBe('avif');
   });
 });

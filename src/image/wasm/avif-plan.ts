@@ -16,11 +16,13 @@ export interface AvifPlan {
 }
 
 /**
- * The largest side of a cell. libaom holds 20 to 31 B per pixel of the frame it is sized for (speed 9 to 6,
- * measured on noise); a cell of 1 MP keeps that near 32 MiB, and the stripe of rows being filled (1.5 B/px,
- * the image's width times a cell's height) small beside it.
+ * The largest side of a cell. libaom holds 49 to 62 B per pixel of the frame it is sized for at 4:4:4 (speed 9 to
+ * 6, measured on noise): a cell of 1 MP keeps that near 60 MiB, beside the stripe of rows being filled (3 B/px,
+ * the image's width times a cell's height). Images large enough for speeds 7 to 9 (above 4 MP) take cells of 512,
+ * a quarter of that, so a 24 MP photo's job fits the budget with its output (which is what grows with the image).
  */
 export const AVIF_MAX_CELL_SIDE = 1024;
+const LARGE_IMAGE_CELL_SIDE = 512;
 /** MIAF: a grid's cells are at least 64 pixels a side (a cell may reach past the image: the grid crops it). */
 const MIN_CELL_SIDE = 64;
 /** An AVIF grid has at most 256 cells a side (8-bit counts): 262144 pixels at 1024 a cell. */
@@ -55,21 +57,24 @@ const SPEED_BY_MEGAPIXELS: ReadonlyArray<readonly [number, number]> = [
  */
 const QUALITY_RAISE_BY_SPEED: Record<number, number> = { 6: 0, 7: 5, 8: 10, 9: 12 };
 
-function cells(size: number): { count: number; side: number } {
-  if (size <= AVIF_MAX_CELL_SIDE) return { count: 1, side: size };
-  const count = Math.ceil(size / AVIF_MAX_CELL_SIDE);
+function cells(size: number, largest: number): { count: number; side: number } {
+  if (size <= largest) return { count: 1, side: size };
+  const count = Math.ceil(size / largest);
   return { count, side: Math.max(MIN_CELL_SIDE, 2 * Math.ceil(size / count / 2)) };
 }
 
 export function planAvif(width: number, height: number, quality: number): AvifPlan {
-  const across = cells(width);
-  const down = cells(height);
+  const megapixels = (width * height) / 1e6;
+  const speed = SPEED_BY_MEGAPIXELS.find(([upTo]) => megapixels <= upTo)![1];
+  // Smaller cells for large images, unless a side would then need more than a grid's 256 cells.
+  const small = speed >= 7 && Math.max(width, height) <= 256 * LARGE_IMAGE_CELL_SIDE;
+  const largest = small ? LARGE_IMAGE_CELL_SIDE : AVIF_MAX_CELL_SIDE;
+  const across = cells(width, largest);
+  const down = cells(height, largest);
   const grid = across.count * down.count > 1;
   // One cell is the image itself; in a grid every cell has even sides (4:2:0) of at least 64 pixels.
   const cellWidth = grid ? Math.max(MIN_CELL_SIDE, 2 * Math.ceil(across.side / 2)) : width;
   const cellHeight = grid ? Math.max(MIN_CELL_SIDE, 2 * Math.ceil(down.side / 2)) : height;
-  const megapixels = (width * height) / 1e6;
-  const speed = SPEED_BY_MEGAPIXELS.find(([upTo]) => megapixels <= upTo)![1];
   const raised = quality >= 100 ? 100 : Math.min(99, quality + QUALITY_RAISE_BY_SPEED[speed]!);
   return { speed, quality: raised, cellWidth, cellHeight, columns: Math.ceil(width / cellWidth), rows: Math.ceil(height / cellHeight) };
 }
