@@ -92,7 +92,7 @@ describe('outputs', () => {
     expect(first.code).toBe(0);
     expect(await readFile(join(dir, 'img/p.png'))).toEqual(Buffer.from(OUT));
     expect(await readFile(join(dir, 'img/p.orig.png'))).toEqual(Buffer.from(original));
-    expect(await files(dir)).toEqual(['img/p.orig.png', 'img/p.png', 'squeeze-manifest.json']);
+    expect(await files(dir)).toEqual(['img/p.orig.png', 'img/p.png', 'img/squeeze-manifest.json']);
     const second = await squeeze(['img', '--in-place', '--backup'], { cwd: dir, env });
     expect(second.stderr).toMatch(/0 compressed; 1 skipped/);
     expect(fake.api.requests).toHaveLength(1);
@@ -200,7 +200,7 @@ describe('dry run, check and usage', () => {
     fake.api.answer(usage(12), usage(12));
     const text = (await squeeze(['usage'], { cwd: dir, env })).stdout;
     expect(text).toMatch(/^Plan free: 12 of 500 compressions this month \(488 left/);
-    expect(text).toMatch(/\nThis key \("laptop", sqz_AbCdEfGh…\): 2 of them, 2\.0 kB in, 1\.0 kB out\.\n/);
+    expect(text).toMatch(/\nThis key \("laptop", sqz_AbCdEfGh…\): 2 of them, 2\.0 KB in, 1\.0 KB out\.\n/);
     expect((await squeeze(['usage', '--json'], { cwd: dir, env })).json()).toMatchObject({ plan: 'free', usage: { current: 12 } });
   });
 });

@@ -55,7 +55,7 @@ describe('progress', () => {
       expect(lines.some((l) => /^\[1\/2\] \d+ B saved · a\.png$/.test(l))).toBe(true);
       for (const line of lines) expect([...line].length).toBeLessThan(40);
       expect(lines).toContain('[1/2] 677 B saved · deep/folder/with/a…');
-      expect(stderr.text).toMatch(/2 compressed: 1\.5 kB → 122 B, saved 1\.4 kB \(92%\)\.\n$/);
+      expect(stderr.text).toMatch(/2 compressed: 1\.5 KB → 122 B, saved 1\.4 KB \(92%\)\.\n$/);
     } finally {
       await api.close();
     }

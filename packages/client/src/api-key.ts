@@ -9,10 +9,8 @@ export function checkApiKey(apiKey: string | undefined): string {
   const key = apiKey?.trim();
   if (!key) throw new TypeError('An API key is required (apiKey).');
   if (!KEY_SHAPE.test(key)) {
-    throw new TypeError(
-      `The API key is not shaped like an API key (sqz_ and 32 letters, digits, - or _): the value given has ${key.length} characters` +
-        `${key.startsWith('sqz_') ? '' : ' and does not start with sqz_'}.`,
-    );
+    const start = key.startsWith('sqz_') ? '' : ' and does not start with sqz_';
+    throw new TypeError(`Not an API key: keys are sqz_ and 32 letters, digits, - or _; the value given has ${key.length} characters${start}.`);
   }
   return key;
 }

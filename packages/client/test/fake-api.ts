@@ -122,7 +122,7 @@ export function image(options: { bytes?: Uint8Array; format?: string; original?:
 }
 
 /** A JSON error as the API sends it. */
-export function apiError(status: number, error: string, options: { retryAfter?: number; resetAt?: string; headers?: Record<string, string> } = {}): Handler {
+export function apiError(status: number, error: string, options: { message?: string; retryAfter?: number; resetAt?: string; headers?: Record<string, string> } = {}): Handler {
   return (_req, res) => {
     res.writeHead(status, {
       'Content-Type': 'application/json',
@@ -130,7 +130,7 @@ export function apiError(status: number, error: string, options: { retryAfter?: 
       ...RATE_LIMIT,
       ...options.headers,
     });
-    res.end(JSON.stringify({ error, message: `fake ${error}`, ...(options.resetAt ? { resetAt: options.resetAt } : {}) }));
+    res.end(JSON.stringify({ error, message: options.message ?? `fake ${error}`, ...(options.resetAt ? { resetAt: options.resetAt } : {}) }));
   };
 }
 

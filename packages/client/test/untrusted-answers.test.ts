@@ -135,7 +135,7 @@ describe('the key', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(TypeError);
-    expect((err as Error).message).toMatch(/not shaped like an API key \(sqz_ and 32 letters, digits, - or _\)/);
+    expect((err as Error).message).toMatch(/^Not an API key: keys are sqz_ and 32 letters, digits, - or _; the value given has \d+ characters/);
     expect((err as Error).message).not.toContain(apiKey);
     expect(fake.api.requests).toHaveLength(0);
   });
