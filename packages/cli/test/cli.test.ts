@@ -195,6 +195,11 @@ describe('dry run, check and usage', () => {
     expect(fake.api.requests).toHaveLength(requests);
   });
 
+  it('--help calls it the account’s usage, with the key’s share', async () => {
+    dir = await tree({});
+    expect((await squeeze(['--help'], { cwd: dir })).stdout).toMatch(/squeeze usage \[--json\] +this month's usage of your account, and this key's share\n/);
+  });
+
   it('usage prints the month on stdout, or the JSON document with --json', async () => {
     dir = await tree({});
     fake.api.answer(usage(12), usage(12));
