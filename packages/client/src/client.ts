@@ -88,9 +88,10 @@ async function readUsage(response: Response): Promise<UsageResponse> {
   }
 }
 
-/** fetch in `manual` mode hands back a 3xx (Node) or an opaque redirect (browsers) instead of following it. */
+/** fetch in `manual` mode hands back a 3xx (Node, Workers) or an opaque redirect (elsewhere) instead of following it. */
 function isRedirect(response: Response): boolean {
-  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+  // A string compare: the Workers types know no opaque redirect.
+  return (response.type as string) === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
 }
 
 function redirectMessage(response: Response): string {
