@@ -46,7 +46,7 @@ describe('where the manifest is', () => {
     dir = await tree({ 'img/a.png': pngBytes({ padding: 10 }) });
     await squeeze(['img'], { cwd: dir, env });
     const v2 = JSON.parse(await readFile(join(dir, 'img/squeeze-manifest.json'), 'utf8'));
-    const [[output, record]] = Object.entries(v2.outputs) as [string, Record<string, unknown>][];
+    const [output, record] = Object.entries(v2.outputs)[0] as [string, Record<string, unknown>];
     const v1 = { squeezeManifest: 1, files: { [record.input as string]: { input: record.inputHash, output: record.outputHash, options: record.options, written: output, originalSize: 1, compressedSize: 1 } } };
     await writeFile(join(dir, 'img/squeeze-manifest.json'), JSON.stringify(v1));
     expect(await squeeze(['check', 'img'], { cwd: dir })).toMatchObject({ code: 0 });

@@ -23,6 +23,12 @@ async function files(root: string): Promise<string[]> {
   return (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(root.length + 1)).sort();
 }
 
+const redirect =
+  (status: number, location: string): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { Location: location }).end();
+  };
+
 /** Control characters a terminal may act on: C0 but the newline, DEL and C1. */
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
@@ -30,7 +36,7 @@ describe('nothing is written unless the client checked the answer', () => {
   it.each<[string, Handler, RegExp]>([
     ['bytes that are not the image the headers say', image({ bytes: new TextEncoder().encode('A'.repeat(64)) }), /not a PNG image/],
     ['an X-Compressed-Size of 1.5 GB', image({ headers: { 'X-Compressed-Size': String(1.5 * 2 ** 30) } }), /more than the 134217728 bytes/],
-    ['a redirect', (_req, res) => res.writeHead(307, { Location: 'http://127.0.0.1:9/v1/compress' }).end(), /redirect to http:\/\/127\.0\.0\.1:9\/v1\/compress/],
+    ['a redirect', redirect(307, 'http://127.0.0.1:9/v1/compress'), /redirect to http:\/\/127\.0\.0\.1:9\/v1\/compress/],
   ])('%s: exit 1, no output, nothing recorded', async (_name, answer, message) => {
     dir = await tree({ 'a.png': pngBytes() });
     fake.api.answer(answer);
@@ -44,8 +50,7 @@ describe('nothing is written unless the client checked the answer', () => {
     const other = await FakeApi.start();
     try {
       dir = await tree({ 'a.png': pngBytes(), 'b.png': pngBytes({ padding: 5 }) });
-      fake.api.answer((_req, res) => res.writeHead(307, { Location: `${other.url}/v1/compress` }).end());
-      fake.api.answer((_req, res) => res.writeHead(308, { Location: `${other.url}/v1/compress` }).end());
+      fake.api.answer(redirect(307, `${other.url}/v1/compress`), redirect(308, `${other.url}/v1/compress`));
       expect((await squeeze(['.', '-c', '1'], { cwd: dir, env })).code).toBe(1);
       expect(other.requests).toHaveLength(0);
     } finally {
