@@ -1,5 +1,5 @@
 import { env, exports } from 'cloudflare:workers';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { Bindings } from '../../src/env';
 import { callWith } from '../helpers/api';
 import { freshEmail, latestMail, LOOPBACK, SAME_ORIGIN } from '../helpers/dashboard';
@@ -26,6 +26,18 @@ function signUpWith(bindings: Partial<Bindings>, email = freshEmail()): Promise<
     body: new URLSearchParams({ name: 'Setup', email }),
   });
 }
+
+/** The neutral page visitors get instead of the forms: 503, and nothing internal named. */
+async function expectNotAvailable(response: Response): Promise<string> {
+  expect(response.status).toBe(503);
+  const html = await response.text();
+  expect(html).toContain('Sign-up is not available');
+  expect(html).not.toMatch(INTERNAL);
+  return html;
+}
+
+/** Whether a console.error line the spy saw matches. */
+const logged = (errors: MockInstance<typeof console.error>, line: RegExp) => errors.mock.calls.some((call) => line.test(call.join(' ')));
 
 async function linkRows(email: string): Promise<number> {
   return (await env.DB.prepare('SELECT count(*) AS n FROM sign_in_links WHERE email = ?').bind(email).first<{ n: number }>())!.n;
@@ -69,28 +81,19 @@ describe('a mail setup that cannot work', () => {
     ['a mail cap that is not a number', { ...RESEND, MAIL_PER_HOUR: 'lots' }, /MAIL_PER_HOUR/],
   ];
 
-  for (const [label, bindings, logged] of broken) {
+  for (const [label, bindings, why] of broken) {
     it(`${label}: the pages say sign-up is not available, the log says why`, async () => {
       const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
       const fetchSpy = vi.spyOn(globalThis, 'fetch');
       for (const path of ['/signup', '/signin']) {
-        const page = await callWith(bindings, path, { headers: { 'CF-Connecting-IP': '192.0.2.250' } });
-        expect(page.status).toBe(503);
-        const html = await page.text();
-        expect(html).toContain('Sign-up is not available');
-        expect(html).not.toMatch(INTERNAL);
+        const html = await expectNotAvailable(await callWith(bindings, path, { headers: { 'CF-Connecting-IP': '192.0.2.250' } }));
         expect(html).not.toMatch(/<form[^>]+action="\/sign(up|in)"/);
       }
       const email = freshEmail();
-      const posted = await signUpWith(bindings, email);
-      expect(posted.status).toBe(503);
-      const html = await posted.text();
-      expect(html).toContain('Sign-up is not available');
-      expect(html).not.toMatch(INTERNAL);
+      await expectNotAvailable(await signUpWith(bindings, email));
       expect(await linkRows(email)).toBe(0);
       expect(fetchSpy).not.toHaveBeenCalled();
-      const lines = errors.mock.calls.map((call) => call.join(' '));
-      expect(lines.some((line) => logged.test(line))).toBe(true);
+      expect(logged(errors, why)).toBe(true);
     });
   }
 
@@ -98,13 +101,9 @@ describe('a mail setup that cannot work', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('{"message":"API key is invalid"}', { status: 401 }));
     const email = freshEmail();
-    const response = await signUpWith(RESEND, email);
-    expect(response.status).toBe(503);
-    const html = await response.text();
-    expect(html).toContain('Sign-up is not available');
-    expect(html).not.toMatch(INTERNAL);
+    const html = await expectNotAvailable(await signUpWith(RESEND, email));
     expect(html).not.toContain('API key is invalid');
-    expect(errors.mock.calls.map((call) => call.join(' ')).some((line) => /Resend answered 401.*API key is invalid/.test(line))).toBe(true);
+    expect(logged(errors, /Resend answered 401.*API key is invalid/)).toBe(true);
     // Nothing was sent, so nothing holds the next request back.
     expect(await linkRows(email)).toBe(0);
   });
