@@ -168,6 +168,18 @@ test('revoke the key from the keys page; the next request with it is 401', async
   assert(response.status === 401 && body.error === 'unauthorized', JSON.stringify(body));
 });
 
+test('signed in, the site\'s header links to the dashboard, and /signin leads there instead of its form', async () => {
+  for (const path of ['/', '/getting-started', '/docs']) {
+    await page.goto(dev.url + path);
+    const nav = page.locator('header nav');
+    await nav.getByRole('link', { name: 'Dashboard' }).waitFor(WAIT);
+    assert((await nav.getByRole('link', { name: 'Dashboard' }).getAttribute('href')) === '/dashboard', `${path}: header link`);
+    assert((await nav.getByRole('link', { name: 'Sign in' }).count()) === 0, `${path} still says Sign in`);
+  }
+  await page.goto(`${dev.url}/signin`);
+  await page.waitForURL('**/dashboard');
+});
+
 test('the security and plan pages', async () => {
   await page.getByRole('link', { name: 'Security' }).click();
   await page.waitForURL('**/dashboard/security');
@@ -183,6 +195,7 @@ test('the security and plan pages', async () => {
 test('sign out ends the session; the dashboard then asks to sign in; the used link offers a new one', async () => {
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL(`${dev.url}/`);
+  assert((await page.locator('header nav').getByRole('link', { name: 'Sign in' }).getAttribute('href')) === '/signin', 'signed out, the header does not say Sign in');
   await page.goto(`${dev.url}/dashboard`);
   await page.waitForURL('**/signin');
   await shoot(page, 'signin', 'desktop');
