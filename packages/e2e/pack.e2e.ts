@@ -72,6 +72,11 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the tools a deployment serves', () => {
+  it('are packed (offline: npm pack of this checkout) before npm start, npm run build and npm run deploy', () => {
+    const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    for (const name of ['start', 'build', 'deploy']) expect(scripts[name], name).toMatch(/^node scripts\/pack-tools\.mjs && /);
+  });
+
   it('/getting-started shows the install commands for the origin it is served from', () => {
     expect(commands).toEqual({
       cli: `npm install -g ${inject('baseUrl')}/downloads/squeeze-cli.tgz`,
