@@ -204,7 +204,7 @@ export interface components {
         "X-Original-Size": number;
         /** @description Size of the returned image in bytes. */
         "X-Compressed-Size": number;
-        /** @description round(100 × (original − compressed) / original); negative only when a resize or format change made the output larger. */
+        /** @description round(100 × (original − compressed) / original), halves away from zero; negative only when a resize or format change made the output larger. */
         "X-Savings-Percent": number;
         /** @description Format of the returned image. */
         "X-Output-Format": "jpeg" | "png" | "webp";
