@@ -1,6 +1,7 @@
 import { it } from 'vitest';
-import { expectPhotoFits, PHOTO_TIMEOUT_MS } from '../helpers/large-photo';
+import { expectPhotoFits } from '../helpers/large-photo';
+import { HEAVY_TEST_TIMEOUT_MS } from '../helpers/timeouts';
 
-it('encodes a 24 MP photo to AVIF at full size (a grid of 1 MP cells), its job within the engine budget', { timeout: PHOTO_TIMEOUT_MS }, async () => {
+it('encodes a 24 MP photo to AVIF at full size (a grid of 1 MP cells), its job within the engine budget', { timeout: HEAVY_TEST_TIMEOUT_MS }, async () => {
   await expectPhotoFits({ width: 6000, height: 4000, quality: 60 }, { quality: '80', format: 'avif' }, { width: 6000, height: 4000 });
 });

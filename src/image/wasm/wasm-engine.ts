@@ -47,6 +47,8 @@ export interface WasmEngine extends ImageEngine {
   lastJob(): { wasmBytes: number; outputBufferBytes: number; inputPasses: number };
   /** The most the engine held (WASM memory and counted JS buffers) since the last call. */
   takePeak(): number;
+  /** How many jobs the engine has started: a refusal before any engine work leaves it unchanged. */
+  jobsStarted(): number;
 }
 
 export interface WasmEngineOptions {
@@ -76,6 +78,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
   const io = new HostIo(memory);
   let live: EngineExports | undefined;
   let last = { wasmBytes: 0, outputBufferBytes: 0, inputPasses: 0 };
+  let started = 0;
 
   function instance(): EngineExports {
     live ??= new WebAssembly.Instance(module, io.imports(memory.acquire())).exports as unknown as EngineExports;
@@ -94,6 +97,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     holdJs: (bytes) => memory.holdJs(bytes),
 
     async transcode(input, header, out, profile) {
+      started++;
       const exports = instance();
       const chosen = plan(header, out);
       const flags =
@@ -133,5 +137,6 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     memoryBytes: () => memory.liveBytes(),
     lastJob: () => last,
     takePeak: () => memory.takePeak(),
+    jobsStarted: () => started,
   };
 }
