@@ -2,7 +2,7 @@
 // with the pixels checked: one cell and grids, alpha (one cell and a grid), grey, grey with alpha, tiny and odd
 // sizes, each EXIF orientation, an ICC profile, a 12 MP photo. The images go through the service's own pipeline
 // (src/image/pipeline.ts, bundled for Node) as the API runs it; the reference is the same job as lossless PNG.
-// Run with `npm run test:e2e:avif` (needs avifdec and /usr/bin/chromium: scripts/install-avifdec.sh and
+// Run with `npm run test:e2e:avif` (needs avifdec and /usr/bin/chromium: scripts/install-apt-tool.sh avifdec libavif-bin and
 // scripts/install-chromium.sh).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
