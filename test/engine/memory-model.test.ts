@@ -53,7 +53,8 @@ describe('memory model: the adversarial classes it was calibrated on', () => {
     }
   });
 
-  it('every JPEG plan, pinned: binary and uniform noise, colour and grey, odd sizes and wide rows, qualities 1 to 100, adaptive quantisation on and off', async () => {
+  // Slow: 144 jobs, 3 MP at most (20 s on an idle machine, three times that on a loaded one).
+  it('every JPEG plan, pinned: binary and uniform noise, colour and grey, odd sizes and wide rows, qualities 1 to 100, adaptive quantisation on and off', { timeout: 180_000 }, async () => {
     const random = prng(5);
     const bit = () => (random() < 0.5 ? 0 : 255);
     // 3 MP, so that the per-block terms (coefficients, tokens) dominate the peak.
