@@ -12,8 +12,15 @@ export default defineConfig({
     cloudflareTest({
       wrangler: { configPath: './wrangler.toml' },
       miniflare: {
-        // The migrations, applied by test/helpers/setup.ts; tests run in local mode (mail to the outbox).
-        bindings: { TEST_MIGRATIONS: await readD1Migrations(resolve(root, 'migrations')), MAIL_TRANSPORT: 'outbox' },
+        // The migrations, applied by test/helpers/setup.ts; tests run in local mode (mail to the outbox) as
+        // `npm start` does, with links to its loopback origin, not to the URL the tests call (api.test).
+        // TEST_CLOCK_START: see test/helpers/clock.ts.
+        bindings: {
+          TEST_MIGRATIONS: await readD1Migrations(resolve(root, 'migrations')),
+          MAIL_TRANSPORT: 'outbox',
+          PUBLIC_ORIGIN: 'http://127.0.0.1:8787',
+          TEST_CLOCK_START: process.env.TEST_CLOCK_START ?? '',
+        },
         // Cloudflare's send_email binding as wrangler simulates it, for the test of MAIL_TRANSPORT=cloudflare.
         email: { send_email: [{ name: 'EMAIL', allowed_sender_addresses: ['login@squeeze.test'], allowed_destination_addresses: ['allowed@example.com'] }] },
         // Test fixtures are served from disk by a Node-side binding: workerd has no file system.

@@ -3,15 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { Bindings } from '../src/env';
 import { mintKey } from '../src/keys/key-format';
 import { callWith, createKey, errorBody, fixture, form } from './helpers/api';
-
-const outage = () => Promise.reject(new Error('D1_ERROR: Network connection lost. (internal detail 10.1.2.3)'));
+import { freezeClock } from './helpers/clock';
+import { d1Outage as outage, d1With } from './helpers/d1';
+import { compressionsThisMonth } from './helpers/usage';
 
 /** A D1 binding whose batches fail (the commit of a compression), everything else real. */
-function d1FailingBatches(): D1Database {
-  return new Proxy(env.DB, {
-    get: (target, prop) => (prop === 'batch' ? outage : Reflect.get(target, prop, target).bind(target)),
-  });
-}
+const d1FailingBatches = () => d1With({ batch: outage });
 
 /** A D1 binding that is down altogether. */
 function d1Down(): D1Database {
@@ -27,11 +24,6 @@ function limiterDown(): Bindings['RATE_LIMITER'] {
   });
 }
 
-async function usageOf(key: string): Promise<number> {
-  const response = await callWith({}, '/v1/usage', { headers: { 'X-API-Key': key } });
-  return ((await response.json()) as { usage: { current: number } }).usage.current;
-}
-
 describe('faults of the platform under the service', () => {
   it('D1 down: a JSON 500 with nothing internal in it', async () => {
     const response = await callWith({ DB: d1Down() }, '/v1/usage', { headers: { 'X-API-Key': mintKey() } });
@@ -41,6 +33,7 @@ describe('faults of the platform under the service', () => {
   });
 
   it('D1 failing at the commit: the request fails, nothing is counted, and the next request is right', async () => {
+    freezeClock();
     const { key } = await createKey('free');
     const png = await fixture('api/z00n2c08.png');
     const failed = await callWith({ DB: d1FailingBatches() }, '/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', png) });
@@ -48,12 +41,12 @@ describe('faults of the platform under the service', () => {
     expect((await errorBody(failed)).error).toBe('internal_error');
     const { reservations } = (await env.DB.prepare('SELECT count(*) AS reservations FROM quota_reservations').first<{ reservations: number }>())!;
     expect(reservations).toBe(0);
-    expect(await usageOf(key)).toBe(0);
+    expect(await compressionsThisMonth(key)).toBe(0);
 
     const ok = await callWith({}, '/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', png) });
     expect(ok.status).toBe(200);
     await ok.arrayBuffer();
-    expect(await usageOf(key)).toBe(1);
+    expect(await compressionsThisMonth(key)).toBe(1);
   });
 
   it('the rate limiter unreachable: the demo fails closed with 503 service_unavailable', async () => {
@@ -76,6 +69,6 @@ describe('faults of the platform under the service', () => {
     });
     expect(response.status).toBe(503);
     expect((await errorBody(response)).error).toBe('service_unavailable');
-    expect(await usageOf(key)).toBe(0);
+    expect(await compressionsThisMonth(key)).toBe(0);
   });
 });

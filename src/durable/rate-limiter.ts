@@ -12,6 +12,11 @@ export interface WindowState {
   resetMs: number;
 }
 
+/** A window after a request was counted, with the request's entry in the log for refund(); null when it was refused. */
+export interface CountedWindow extends WindowState {
+  hitId: number | null;
+}
+
 /** A subject's window and the window of one of its members, counted together. */
 export interface MemberWindows {
   subject: WindowState;
@@ -41,8 +46,9 @@ export class RateLimiter extends DurableObject<Bindings> {
    * Counts a request if the window has room; a refused request is not counted. `now` is the request's
    * reading of the clock, so that the window and the headers computed from it agree.
    */
-  async hit(limit: number, windowMs: number, now: number): Promise<WindowState> {
-    return (await this.#count('', limit, limit, windowMs, now)).subject;
+  async hit(limit: number, windowMs: number, now: number): Promise<CountedWindow> {
+    const { subject, hitId } = await this.#count('', limit, limit, windowMs, now);
+    return { ...subject, hitId };
   }
 
   /** Counts a request of `member` if both its own window and the subject's have room; otherwise neither counts it. */

@@ -3,7 +3,7 @@ import type { Session } from '../sessions/sessions';
 import type { Plan } from '../store/accounts';
 import type { ListedKey } from '../store/keys';
 import type { DayUsage, MonthUsage } from '../store/usage';
-import { bytes, count, dateTime } from './format';
+import { bytes, count, dateTime, SIZE_UNITS } from './format';
 import { CreateKeyForm, KeysAtAGlance } from './keys-pages';
 import { Page } from './layout';
 import { Table } from './parts';
@@ -45,6 +45,7 @@ export function DashboardPage({ session, plan, month, resetMs, days, keys }: Das
           <p class="small">
             {month.bytesIn > 0 ? `${savedPercent}% less than the ${bytes(month.bytesIn)} you sent.` : 'Nothing compressed yet this month.'}
           </p>
+          <p class="small">{SIZE_UNITS}</p>
         </section>
         <section class="card stat" aria-labelledby="plan-title">
           <h2 id="plan-title">Plan</h2>
@@ -84,7 +85,11 @@ export function DashboardPage({ session, plan, month, resetMs, days, keys }: Das
   );
 }
 
-export function PlanPage({ session, plans, supportEmail }: { session: Session; plans: Plan[]; supportEmail: string | undefined }) {
+/** Where the plan page sends upgrade requests: an address, or in local mode the operator command. */
+export type UpgradeContact = { address: string } | 'local-mode' | null;
+
+export function PlanPage({ session, plans, contact }: { session: Session; plans: Plan[]; contact: UpgradeContact }) {
+  const from = session.email ?? 'your account’s address';
   return (
     <Page title="Plans" session={session} current="plan">
       <h1>Plans</h1>
@@ -110,13 +115,18 @@ export function PlanPage({ session, plans, supportEmail }: { session: Session; p
       <p>
         There is no billing here yet: the operator of this service changes plans by hand, and the change shows in your{' '}
         <a href="/dashboard/security">activity</a>.{' '}
-        {supportEmail ? (
+        {contact === 'local-mode' ? (
           <>
-            To ask for an upgrade, write to <a href={`mailto:${supportEmail}?subject=${encodeURIComponent('Plan upgrade')}`}>{supportEmail}</a>{' '}
-            from {session.email ?? 'your account’s address'}, naming the plan you want.
+            This server runs in local mode, so that is whoever started it: in its folder,{' '}
+            <code>npm run account -- plan {session.email ?? '<account id>'} pro</code> moves this account to Pro.
+          </>
+        ) : contact ? (
+          <>
+            To ask for an upgrade, write to <a href={`mailto:${contact.address}?subject=${encodeURIComponent('Plan upgrade')}`}>{contact.address}</a>{' '}
+            from {from}, naming the plan you want.
           </>
         ) : (
-          <>To ask for an upgrade, write to the operator of this service from {session.email ?? 'your account’s address'}, naming the plan you want.</>
+          <>This service has not published where to ask for an upgrade yet; until its operator changes it, your plan stays as it is.</>
         )}
       </p>
     </Page>

@@ -80,22 +80,24 @@ function KeyRow({ apiKey: k }: { apiKey: ListedKey }) {
         <StatusText apiKey={k} />
       </td>
       {keyWorks(k) && (
-        <td class="actions">
-          {keyStatus(k).state === 'active' && (
-            <form method="post" action={`/dashboard/keys/${k.id}/roll`} class="roll">
-              <label class="visually-hidden" for={`ends-${k.id}`}>
-                When the old secret of {k.name ?? k.prefix} ends
-              </label>
-              <select id={`ends-${k.id}`} name="ends">
-                <option value="24h">Old key: 24 more hours</option>
-                <option value="now">Old key: ends now</option>
-              </select>
-              <button class="button secondary" type="submit" data-confirm="Roll this key? You get a new secret with the same name.">
-                Roll
-              </button>
-            </form>
-          )}
-          <PostButton action={`/dashboard/keys/${k.id}/revoke`} label="Revoke" kind="danger" confirm="Revoke this key? It stops working at once." />
+        <td>
+          <div class="actions">
+            {keyStatus(k).state === 'active' && (
+              <form method="post" action={`/dashboard/keys/${k.id}/roll`} class="roll">
+                <label class="visually-hidden" for={`ends-${k.id}`}>
+                  When the old secret of {k.name ?? k.prefix} ends
+                </label>
+                <select id={`ends-${k.id}`} name="ends">
+                  <option value="24h">Old key: 24 more hours</option>
+                  <option value="now">Old key: ends now</option>
+                </select>
+                <button class="button secondary" type="submit" data-confirm="Roll this key? You get a new secret with the same name.">
+                  Roll
+                </button>
+              </form>
+            )}
+            <PostButton action={`/dashboard/keys/${k.id}/revoke`} label="Revoke" kind="danger" confirm="Revoke this key? It stops working at once." />
+          </div>
         </td>
       )}
     </tr>
@@ -159,17 +161,17 @@ export function KeysPage({ session, plan, keys, nameError, nameValue, notice }: 
   );
 }
 
-interface NewKeyPageProps {
-  session: Session;
+/** What the page after a create or a roll shows, once. */
+export interface NewKey {
   secret: string;
   name: string | null;
-  origin: string;
   /** Set after a roll: when the old secret stops working. */
   oldKeyEnds?: 'now' | '24h';
 }
 
 /** The only time a key's secret is shown. The page is never cached (no-store, like every dashboard page). */
-export function NewKeyPage({ session, secret, name, origin, oldKeyEnds }: NewKeyPageProps) {
+export function NewKeyPage({ session, newKey, origin }: { session: Session; newKey: NewKey; origin: string }) {
+  const { secret, name, oldKeyEnds } = newKey;
   return (
     <Page title="Your new key" session={session} current="keys" scripts={['/assets/dashboard.js']}>
       <h1>{oldKeyEnds ? 'Your rolled key' : 'Your new key'}</h1>
@@ -201,6 +203,24 @@ export function NewKeyPage({ session, secret, name, origin, oldKeyEnds }: NewKey
       <p>
         <a class="button" href="/dashboard/keys">
           I have copied it
+        </a>
+      </p>
+    </Page>
+  );
+}
+
+/** The new-key page again (a reload, the back button): the secret was shown once and is gone. */
+export function KeyShownPage({ session }: { session: Session }) {
+  return (
+    <Page title="Key already shown" session={session} current="keys">
+      <h1>This key was shown once</h1>
+      <p class="lead">
+        A new key is shown only once, right after it is made, and only its hash is stored: it cannot be shown again. If you
+        did not copy it, roll it on the keys page for a new secret with the same name, or revoke it.
+      </p>
+      <p>
+        <a class="button" href="/dashboard/keys">
+          Go to your keys
         </a>
       </p>
     </Page>

@@ -2,34 +2,30 @@ import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { monthWindow } from '../../src/limits/month';
 import { RESERVATION_TTL_MS } from '../../src/limits/windows';
-import { call, createKey, errorBody, fixture, form } from '../helpers/api';
+import { call, compress, createKey, errorBody, fixture, form } from '../helpers/api';
+import { pinClock } from '../helpers/clock';
+import { compressionsThisMonth, setMonthUsed } from '../helpers/usage';
+import { until } from '../helpers/wait';
 import { fakeNetwork, type FakeNetwork, PUBLIC_IPV4 } from '../url/fake-network';
 
 afterEach(() => {
-  vi.useRealTimers();
   vi.restoreAllMocks();
 });
 
-/** Puts a key at `used` successful compressions this month, as if it had made them. */
-async function setUsed(keyId: string, used: number): Promise<void> {
-  await env.DB.prepare('INSERT INTO monthly_usage (key_id, month, requests) VALUES (?, ?, ?)')
-    .bind(keyId, monthWindow(Date.now()).key, used)
-    .run();
-}
-
 async function compressPng(key: string, fields: Record<string, string> = {}): Promise<Response> {
-  return call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', await fixture('api/z00n2c08.png'), fields) });
+  return compress(await fixture('api/z00n2c08.png'), fields, { 'X-API-Key': key });
 }
 
-async function current(key: string): Promise<number> {
-  const response = await call('/v1/usage', { headers: { 'X-API-Key': key } });
-  return ((await response.json()) as { usage: { current: number } }).usage.current;
+async function addReservation(accountId: string, ageMs: number): Promise<void> {
+  await env.DB.prepare('INSERT INTO quota_reservations (id, account_id, month, created_ms) VALUES (?, ?, ?, ?)')
+    .bind(crypto.randomUUID(), accountId, monthWindow(Date.now()).key, Date.now() - ageMs)
+    .run();
 }
 
 describe('monthly quota', () => {
   it('refuses past the quota with 429 quota_exceeded, resetAt the 1st of next month and Retry-After', async () => {
     const { key, id } = await createKey('free');
-    await setUsed(id, 500);
+    await setMonthUsed(id, 500);
     const response = await compressPng(key);
     expect(response.status).toBe(429);
     const body = await errorBody(response);
@@ -41,15 +37,25 @@ describe('monthly quota', () => {
 
   it('checks the request itself before the quota: a bad request over quota is still a 400', async () => {
     const { key, id } = await createKey('free');
-    await setUsed(id, 500);
+    await setMonthUsed(id, 500);
     const response = await compressPng(key, { quality: '0' });
     expect(response.status).toBe(400);
     expect((await errorBody(response)).error).toBe('bad_request');
   });
 
+  it('checks sizes before the quota too: an upload over 10 MB over quota is 413, not 429', async () => {
+    const { key, id } = await createKey('free');
+    await setMonthUsed(id, 500);
+    const big = new Uint8Array(10 * 1_048_576 + 1);
+    big.set(await fixture('api/z00n2c08.png'));
+    const response = await compress(big, {}, { 'X-API-Key': key });
+    expect(response.status).toBe(413);
+    expect((await errorBody(response)).error).toBe('file_too_large');
+  });
+
   it('releases the reservation of a request that fails, so it does not count', async () => {
     const { key, id } = await createKey('free');
-    await setUsed(id, 499);
+    await setMonthUsed(id, 499);
     const bad = await call('/v1/compress', {
       method: 'POST',
       headers: { 'X-API-Key': key },
@@ -62,29 +68,36 @@ describe('monthly quota', () => {
     const good = await compressPng(key);
     expect(good.status).toBe(200);
     await good.arrayBuffer();
-    expect(await current(key)).toBe(500);
+    expect(await compressionsThisMonth(key)).toBe(500);
   });
 
   it('never overshoots under concurrent requests at the edge of the quota', async () => {
     const { key, id } = await createKey('free');
-    await setUsed(id, 497);
+    await setMonthUsed(id, 497);
     const responses = await Promise.all(Array.from({ length: 50 }, () => compressPng(key)));
     const statuses = responses.map((r) => r.status).sort();
     await Promise.all(responses.map((r) => r.arrayBuffer()));
     expect(statuses.filter((s) => s === 200)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(47);
-    expect(await current(key)).toBe(500);
+    expect(await compressionsThisMonth(key)).toBe(500);
   });
 
-  it('ignores a stale reservation left by a request that died', async () => {
+  it('ignores a stale reservation left by a request that died, and counts a live one', async () => {
     const { key, id, accountId } = await createKey('free');
-    await setUsed(id, 499);
-    await env.DB.prepare('INSERT INTO quota_reservations (id, account_id, month, created_ms) VALUES (?, ?, ?, ?)')
-      .bind('dead', accountId, monthWindow(Date.now()).key, Date.now() - 10 * 60_000)
-      .run();
+    await setMonthUsed(id, 499);
+    await addReservation(accountId, RESERVATION_TTL_MS + 60_000);
     const response = await compressPng(key);
     expect(response.status).toBe(200);
     await response.arrayBuffer();
+    expect(await compressionsThisMonth(key)).toBe(500);
+    // The same account with a live reservation holding its last slot is refused.
+    const other = await createKey('free');
+    await setMonthUsed(other.id, 499);
+    await addReservation(other.accountId, RESERVATION_TTL_MS - 60_000);
+    const refused = await compressPng(other.key);
+    expect(refused.status).toBe(429);
+    expect((await errorBody(refused)).error).toBe('quota_exceeded');
+    expect(await compressionsThisMonth(other.key)).toBe(499);
   });
 });
 
@@ -101,8 +114,6 @@ interface HeldRequest {
   finish(): Promise<Response>;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 let heldCounter = 0;
 /** Serves every held URL of a test from one fake network (the fetch spy is installed once per test). */
 function heldNetwork() {
@@ -118,7 +129,7 @@ function heldNetwork() {
       dns[host] = { A: [PUBLIC_IPV4] };
       sites[url] = async () => {
         reached = true;
-        while (!released) await pause(5);
+        await until(() => released);
         return new Response(await fixture('api/z00n2c08.png'));
       };
       const response = call('/v1/compress', {
@@ -127,9 +138,7 @@ function heldNetwork() {
         body: JSON.stringify({ url }),
       });
       return {
-        waiting: async () => {
-          while (!reached) await pause(5);
-        },
+        waiting: () => until(() => reached),
         finish: () => {
           released = true;
           return response;
@@ -157,7 +166,7 @@ async function reservationAges(accountId: string): Promise<number[]> {
  */
 async function lapsedRequest(used: number) {
   const { key, id, accountId } = await createKey('free');
-  await setUsed(id, used);
+  await setMonthUsed(id, used);
   const network = heldNetwork();
   const a = network.hold(key);
   await a.waiting();
@@ -175,7 +184,7 @@ describe('monthly quota: a request that waits longer than a reservation would li
     const late = await a.finish();
     expect(late.status).toBe(429);
     expect((await errorBody(late)).error).toBe('quota_exceeded');
-    expect(await current(key)).toBe(500);
+    expect(await compressionsThisMonth(key)).toBe(500);
   });
 
   it('a lapsed reservation still in the table does not count either when another request holds the last slot', async () => {
@@ -188,7 +197,7 @@ describe('monthly quota: a request that waits longer than a reservation would li
     const second = await b.finish();
     expect(second.status).toBe(200);
     await second.arrayBuffer();
-    expect(await current(key)).toBe(500);
+    expect(await compressionsThisMonth(key)).toBe(500);
   });
 
   it('a lapsed reservation still counts when the month has room for it', async () => {
@@ -199,22 +208,23 @@ describe('monthly quota: a request that waits longer than a reservation would li
     const late = await a.finish();
     expect(late.status).toBe(200);
     await late.arrayBuffer();
-    expect(await current(key)).toBe(12);
+    expect(await compressionsThisMonth(key)).toBe(12);
   });
 
   it('a waiting request renews its reservation, so the last slot is not given to another request', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    // The test moves the clock by a reservation's lifetime: from the middle of a month, so as not to leave it.
+    pinClock(Date.UTC(2031, 5, 15, 12), 'setInterval', 'clearInterval');
     const { key, accountId, a } = await lapsedRequest(499);
-    // Time passes for the waiting request: its renewals run.
+    // Time passes for the waiting request: its renewals run, each a D1 write.
     vi.advanceTimersByTime(RESERVATION_TTL_MS);
-    await vi.waitFor(async () => expect((await reservationAges(accountId))[0]).toBeLessThan(RESERVATION_TTL_MS));
+    await until(async () => (await reservationAges(accountId))[0]! < RESERVATION_TTL_MS);
     const b = await compressPng(key);
     expect(b.status).toBe(429);
     expect((await errorBody(b)).error).toBe('quota_exceeded');
     const done = await a.finish();
     expect(done.status).toBe(200);
     await done.arrayBuffer();
-    expect(await current(key)).toBe(500);
+    expect(await compressionsThisMonth(key)).toBe(500);
     expect(await reservationAges(accountId)).toEqual([]);
   });
 });

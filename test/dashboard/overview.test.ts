@@ -1,12 +1,15 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, fixture, form } from '../helpers/api';
-import { get, post, signIn } from '../helpers/dashboard';
+import type { Bindings } from '../../src/env';
+import { call, callWith, fixture, form } from '../helpers/api';
+import { freezeClock } from '../helpers/clock';
+import { followRedirect, get, post, signIn } from '../helpers/dashboard';
 
 /** The overview, the plan page, and what every page the Worker draws carries. */
 
 async function newKey(cookie: string, name: string): Promise<string> {
-  return (await (await post('/dashboard/keys', { name }, cookie)).text()).match(/sqz_[A-Za-z0-9_-]{32}/)![0];
+  const page = await followRedirect(await post('/dashboard/keys', { name }, cookie), cookie);
+  return (await page.text()).match(/sqz_[A-Za-z0-9_-]{32}/)![0];
 }
 
 async function compress(key: string): Promise<{ bytesIn: number; bytesOut: number }> {
@@ -32,6 +35,8 @@ describe('the overview', () => {
   });
 
   it('the month against the limit with its reset date, bytes saved, a 30-day chart and the same numbers in a table, keys at a glance', async () => {
+    // Today's bar and this month's count are read back after the compressions: the clock holds still.
+    freezeClock();
     const { cookie } = await signIn();
     const web = await newKey(cookie, 'web');
     const batch = await newKey(cookie, 'batch');
@@ -48,6 +53,9 @@ describe('the overview', () => {
     expect(words).toContain(`Resets 1 ${month} ${reset.getUTCFullYear()}, 00:00 UTC`);
     expect(html).toMatch(/<meter min="0" max="500" value="3"/);
     expect(words).toContain(`${Math.round((100 * (bytesIn - bytesOut)) / bytesIn)}% less than`);
+    // Sizes are 1024-based, labelled KB and MB everywhere, and the page says so.
+    expect(words).toMatch(/Saved this month [\d.]+ (bytes|KB|MB)/);
+    expect(words).toContain('1 KB = 1,024 bytes');
 
     // The chart: 30 bars drawn on the server, today's the tallest, each with its number.
     const bars = [...html.matchAll(/<rect class="bar[^"]*"[^>]*height="([\d.]+)"[^>]*><title>([^<]+)<\/title>/g)];
@@ -74,6 +82,15 @@ describe('the overview', () => {
   });
 });
 
+describe('sizes on the pages', () => {
+  it('the demo page says what its MB is, and nothing is labelled kB, KiB or MiB', async () => {
+    const home = await (await env.ASSETS.fetch('http://api.test/')).text();
+    expect(home).toContain('up to 5 MB each (1 MB = 1,048,576 bytes)');
+    const { cookie } = await signIn();
+    for (const html of [home, await (await get('/dashboard', cookie)).text()]) expect(html).not.toMatch(/\d\s*(kB|KiB|MiB)\b/);
+  });
+});
+
 describe('the plan page', () => {
   it('lists the plans from the plans table, marks the account\'s, and says how to ask for an upgrade', async () => {
     const { cookie, email } = await signIn();
@@ -81,7 +98,20 @@ describe('the plan page', () => {
     const words = text(await (await get('/dashboard/plan', cookie)).text());
     expect(words).toContain('You are on the Pro plan');
     expect(words).toMatch(/Free 60 500 .*Pro Your plan 60 5,000 .*Business 600 100,000/);
-    expect(words).toContain('To ask for an upgrade, write to the operator of this service');
+    expect(words).toContain('changes plans by hand');
+  });
+
+  it('always names somewhere to write: SUPPORT_EMAIL, else the address sign-in mail comes from, else (local mode) the command', async () => {
+    const { cookie, email } = await signIn();
+    const planPage = async (bindings: Partial<Bindings>) => (await callWith(bindings, '/dashboard/plan', { headers: { Cookie: cookie } })).text();
+    const deployed = { MAIL_TRANSPORT: 'resend', RESEND_API_KEY: 're_x', MAIL_FROM: 'Squeeze <login@squeeze.test>', PUBLIC_ORIGIN: 'https://squeeze.test' };
+    expect(await planPage({ ...deployed, SUPPORT_EMAIL: 'help@squeeze.test' })).toContain('href="mailto:help@squeeze.test?subject=Plan%20upgrade"');
+    expect(await planPage(deployed)).toContain('href="mailto:login@squeeze.test?subject=Plan%20upgrade"');
+    const local = text(await (await get('/dashboard/plan', cookie)).text());
+    expect(local).toContain(`npm run account -- plan ${email} pro`);
+    for (const html of [await planPage(deployed), await (await get('/dashboard/plan', cookie)).text()]) {
+      expect(text(html)).not.toMatch(/write to the operator of this service from/);
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/crypto/secrets';
 import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../../src/sessions/sessions';
-import { freshEmail, get, latestToken, post, sessionCookie, signIn } from '../helpers/dashboard';
+import { followRedirect, freshEmail, get, latestToken, post, sessionCookie, signIn } from '../helpers/dashboard';
 
 /** The session rules (decisions.md, "Sessions"), through the fetch handler. */
 
@@ -28,6 +28,22 @@ describe('the session cookie', () => {
     const [pair, ...attributes] = cookie!.split(/;\s*/);
     expect(pair).toMatch(/^__Host-session=[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
     expect(attributes.map((a) => a.toLowerCase()).sort()).toEqual(['httponly', 'max-age=2592000', 'path=/', 'samesite=lax', 'secure']);
+  });
+
+  it('comes with a hint for the static site\'s header, readable by its script and holding no secret; sign-out clears both', async () => {
+    const email = freshEmail();
+    await post('/signin', { email });
+    const confirmed = await post('/auth/confirm', { token: await latestToken(email) });
+    const hint = confirmed.headers.getSetCookie().find((c) => c.startsWith('__Host-signed-in='))!;
+    const [pair, ...attributes] = hint.split(/;\s*/);
+    expect(pair).toBe('__Host-signed-in=1');
+    expect(attributes.map((a) => a.toLowerCase()).sort()).toEqual(['max-age=2592000', 'path=/', 'samesite=lax', 'secure']);
+    const signedOut = await post('/auth/signout', {}, sessionCookie(confirmed));
+    expect(signedOut.headers.getSetCookie().join()).toMatch(/__Host-signed-in=;.*Max-Age=0/);
+    // A hint that outlived its session is cleared where the dashboard sends the browser to sign in.
+    const stale = await get('/dashboard', '__Host-signed-in=1');
+    expect(stale.headers.get('Location')).toBe('/signin');
+    expect(stale.headers.getSetCookie().join()).toMatch(/__Host-signed-in=;.*Max-Age=0/);
   });
 
   it('holds a secret of which only the SHA-256 is stored', async () => {
@@ -139,7 +155,7 @@ describe('the security page', () => {
 
   it('shows the recent audit events: sign-ins, sessions ended, keys created, revoked and rolled, plan changes', async () => {
     const { cookie, email } = await signIn();
-    const created = await (await post('/dashboard/keys', { name: 'audit me' }, cookie)).text();
+    const created = await (await followRedirect(await post('/dashboard/keys', { name: 'audit me' }, cookie), cookie)).text();
     expect(created).toContain('sqz_');
     const { id } = (await env.DB.prepare('SELECT k.id FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.email = ?').bind(email).first<{ id: string }>())!;
     await post(`/dashboard/keys/${id}/roll`, { ends: 'now' }, cookie);
