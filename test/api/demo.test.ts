@@ -31,6 +31,11 @@ describe('POST /v1/demo-compress', () => {
     expect(Number(response.headers.get('X-Original-Size'))).toBe(input.length);
     expect(response.headers.get('X-Output-Format')).toBe('png');
     expect(response.headers.get('RateLimit-Policy')).toBe('"hour";q=5;w=3600, "network";q=30;w=3600');
+    // The older fields, for the client's own hour.
+    expect(response.headers.get('RateLimit-Limit')).toBe('5');
+    expect(response.headers.get('RateLimit-Remaining')).toBe('4');
+    expect(Number(response.headers.get('RateLimit-Reset'))).toBeGreaterThan(3500);
+    expect(Number(response.headers.get('RateLimit-Reset'))).toBeLessThanOrEqual(3600);
     const { bytes } = await responseImage(response);
     expect(Number(response.headers.get('X-Compressed-Size'))).toBe(bytes.length);
     expect(bytes.length).toBeLessThan(input.length);
@@ -48,7 +53,9 @@ describe('POST /v1/demo-compress', () => {
     big.set(await fixture('api/z00n2c08.png'));
     const response = await demo(freshIp(), form('image', big));
     expect(response.status).toBe(413);
-    expect((await errorBody(response)).error).toBe('file_too_large');
+    const body = await errorBody(response);
+    expect(body.error).toBe('file_too_large');
+    expect(body.message).toContain('5242880 bytes (5 MB)');
   });
 
   it('refuses a missing image, or any option, with 400 bad_request', async () => {
