@@ -6,6 +6,7 @@
 #include "avif-container.h"
 #include "encode.h"
 #include "host.h"
+#include "progress.h"
 
 /* AVIF output: libaom in all-intra (still picture) mode. The image is cut into cells of one size
  * (a grid item when there are several): rows are converted to YCbCr as they arrive into a stripe
@@ -101,6 +102,9 @@ static void make_av1c(uint8_t config[4], const uint8_t *data, size_t size, int m
 static void encode_cell(avif_encoder *e, aom_codec_ctx_t *ctx, aom_image_t *img, int alpha, uint32_t *offset, uint32_t *size,
                         uint8_t **copy) {
   check(aom_codec_encode(ctx, img, e->frames++, 1, 0));
+  /* libaom reports nothing while it codes a frame: the cell's 64x64 blocks are its steps, counted once it is done
+   * (the job can hand the event loop back between cells). */
+  report_progress(PROGRESS_ENCODER_STEP, ((long)e->cell_w * e->cell_h + 4095) / 4096);
   aom_codec_iter_t iter = NULL;
   const aom_codec_cx_pkt_t *pkt;
   *offset = e->written;

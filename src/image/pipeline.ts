@@ -87,13 +87,17 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     heldBytes += bytes.byteLength;
     return bytes;
   };
+  // The request's CPU budget is enforced while its jobs run too (the clock as the engine reads it): each job gets what is left.
+  let jobsStartedMs: number | undefined;
   const encode = async (spec: OutputSpec): Promise<Candidate> => {
+    jobsStartedMs ??= Date.now();
+    const limits = { cpuBudgetMs: cpuBudgetMs - (Date.now() - jobsStartedMs) };
     // AVIF's container is the engine's own: the profile goes in as it is written.
     if (spec.format === 'avif') {
       const profile = icc && !isSrgbProfile(icc) ? icc : undefined;
-      return { spec, bytes: hold(await engine.transcode(input, header, spec, profile)), iccKept: profile !== undefined };
+      return { spec, bytes: hold(await engine.transcode(input, header, spec, { ...limits, profile })), iccKept: profile !== undefined };
     }
-    const encoded = hold(await engine.transcode(input, header, spec));
+    const encoded = hold(await engine.transcode(input, header, spec, limits));
     const carried = await carryIccProfile(encoded, spec.format, icc);
     if (carried.bytes !== encoded) hold(carried.bytes);
     return { spec, ...carried };
