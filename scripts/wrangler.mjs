@@ -12,10 +12,17 @@ export const wranglerBin = fileURLToPath(new URL('../node_modules/wrangler/bin/w
 export const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: process.env.CI ?? '1', NO_COLOR: '1' };
 
 /**
+ * The operator token of local mode: `npm run key` and `npm run account` send it to the local Worker's
+ * /operator/* (src/routes/operator.ts), which listens on loopback only. A deployed Worker has its own
+ * secret (README, "Operator commands").
+ */
+export const LOCAL_OPERATOR_TOKEN = 'local-operator';
+
+/**
  * Local mode, for `npm start` and the scripts' dev servers: mail goes to the Worker's outbox (the link is
  * printed in the terminal and served at /dev/outbox to loopback clients) instead of being sent.
  */
-export const LOCAL_MODE_VARS = ['--var', 'MAIL_TRANSPORT:outbox'];
+export const LOCAL_MODE_VARS = ['--var', 'MAIL_TRANSPORT:outbox', '--var', `OPERATOR_TOKEN:${LOCAL_OPERATOR_TOKEN}`];
 
 /** Runs wrangler with the project's Node (22, from the `node` devDependency) and captures its output. */
 export function runWrangler(args) {

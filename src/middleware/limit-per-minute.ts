@@ -1,33 +1,29 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors/api-error';
+import { monthUsed } from '../limits/monthly-quota';
 import { planWindows } from '../limits/plan-windows';
 import { rateLimitHeaders, tooManyRequestsDetails } from '../limits/rate-limit-headers';
-import { hitWindow } from '../limits/sliding-window';
-import { MINUTE_MS } from '../limits/windows';
 
 /**
- * The per-minute sliding window of the key's account (every authenticated endpoint counts), and the
- * RateLimit headers on every authenticated response, errors included. Runs after authenticate().
+ * The per-minute sliding window of the key's account (every authenticated endpoint counts; all the
+ * account's keys share it), as its object counted it in authenticate()'s one call, and the RateLimit
+ * headers on every authenticated response, errors included.
  */
 export function limitPerMinute(): MiddlewareHandler<AppEnv> {
   return async function limitPerMinuteMiddleware(c, next) {
-    const key = c.get('apiKey');
+    const { key, minute } = c.get('admission');
     const nowMs = c.get('nowMs');
-    // The account's window: all its keys share it, so more keys do not mean more requests.
-    const minute = await hitWindow(c.env, `account:${key.accountId}`, key.perMinute, MINUTE_MS, nowMs);
     if (!minute.allowed) {
       const details = tooManyRequestsDetails(minute.resetMs, nowMs);
       throw new ApiError('rate_limited', `Rate limit of ${key.perMinute} requests per minute exceeded.`, {
         extra: details.extra,
-        headers: { ...details.headers, ...rateLimitHeaders(planWindows(key, minute, key.monthRequests, nowMs), nowMs) },
+        headers: { ...details.headers, ...rateLimitHeaders(planWindows(key, minute, monthUsed(c), nowMs), nowMs) },
       });
     }
-    c.set('minuteWindow', minute);
     await next();
-    // A compression that succeeded has already moved apiKey.monthRequests on.
-    const windows = planWindows(key, minute, c.get('apiKey').monthRequests, nowMs);
-    for (const [name, value] of Object.entries(rateLimitHeaders(windows, nowMs))) {
+    // A refund (503) gave the minute hit back; a slot that will not count is left out of the month.
+    for (const [name, value] of Object.entries(rateLimitHeaders(planWindows(key, minute, monthUsed(c), nowMs), nowMs))) {
       c.res.headers.set(name, value);
     }
   };

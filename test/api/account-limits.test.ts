@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { monthWindow } from '../../src/limits/month';
-import { call, createKey, errorBody, fixture, form } from '../helpers/api';
+import { call, createKey, errorBody, fixture, form, operatorReload } from '../helpers/api';
 
 /** Accounts own the limits (decisions.md): all of an account's keys share one minute window and one month. */
 
@@ -87,19 +87,24 @@ describe('accounts own the limits', () => {
     expect(body.key).toEqual({ name: 'test', prefix: second.key.slice(0, 12), requests: 2, bytesIn: inB, bytesOut: outB });
   });
 
-  it("a plan change of the account applies to all its keys at once", async () => {
+  it("a plan change of the account applies to all its keys at once, as `npm run account -- plan` makes it", async () => {
     const first = await createKey('free');
     const second = await createKey('free', first.accountId);
+    // Known to the account's object before the change.
+    expect((await usage(first.key)).status).toBe(200);
     await env.DB.prepare("UPDATE accounts SET plan = 'business' WHERE id = ?").bind(first.accountId).run();
+    await operatorReload(first.accountId);
     for (const key of [first.key, second.key]) {
       const body = (await (await usage(key)).json()) as { plan: string; usage: { limit: number } };
       expect(body).toMatchObject({ plan: 'business', usage: { limit: 100000 } });
     }
   });
 
-  it("a disabled account's keys are 401, saying so", async () => {
+  it("a disabled account's keys are 401 at once, saying so, as `npm run account -- disable` makes it", async () => {
     const { key, accountId } = await createKey('pro');
+    expect((await usage(key)).status).toBe(200);
     await env.DB.prepare('UPDATE accounts SET disabled_at = ? WHERE id = ?').bind(new Date().toISOString(), accountId).run();
+    await operatorReload(accountId);
     const response = await usage(key);
     expect(response.status).toBe(401);
     expect((await errorBody(response)).message).toMatch(/disabled/);

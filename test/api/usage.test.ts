@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { call, callWith, createKey, fixture, form } from '../helpers/api';
+import { call, callWith, createKey, fixture, flushUsage, form } from '../helpers/api';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -94,12 +94,12 @@ describe('one reading of the clock per request', () => {
     });
   }
 
-  async function januaryKey(used: number): Promise<{ key: string; id: string }> {
-    const { key, id } = await createKey('free');
+  async function januaryKey(used: number): Promise<{ key: string; id: string; accountId: string }> {
+    const { key, id, accountId } = await createKey('free');
     await env.DB.prepare('INSERT INTO monthly_usage (key_id, month, requests) VALUES (?, ?, ?)').bind(id, '2031-01', used).run();
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(LAST_MS_OF_JANUARY);
-    return { key, id };
+    return { key, id, accountId };
   }
 
   it('a usage request that starts in the last moment of a month reports that month in its body and RateLimit fields', async () => {
@@ -113,13 +113,14 @@ describe('one reading of the clock per request', () => {
   });
 
   it('a compression that starts in the last moment of a month counts in that month and reports it', async () => {
-    const { key, id } = await januaryKey(7);
+    const { key, id, accountId } = await januaryKey(7);
     const png = await fixture('api/z00n2c08.png');
     const response = await callWith({ DB: midnightOnFirstQuery() }, '/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', png) });
     expect(response.status).toBe(200);
     await response.arrayBuffer();
     expect(response.headers.get('RateLimit-Policy')).toBe(`"minute";q=60;w=60, "month";q=500;w=${JANUARY_SECONDS}`);
     expect(response.headers.get('RateLimit')).toMatch(/, "month";r=492;t=1$/);
+    await flushUsage(accountId);
     const { results } = await env.DB.prepare('SELECT month, requests FROM monthly_usage WHERE key_id = ?').bind(id).all();
     expect(results).toEqual([{ month: '2031-01', requests: 8 }]);
   });
