@@ -58,7 +58,7 @@ export function workerTarget(remote) {
   return { url, token, remote };
 }
 
-/** Tells the Worker that an account changed in D1; its keys see the change from the next request on. */
+/** Tells the Worker that an account changed in D1; its keys see the change from the next request on. False: no local Worker runs. */
 export async function reloadAccount(target, accountId) {
   const url = `${target.url.replace(/\/$/, '')}/operator/accounts/${encodeURIComponent(accountId)}/reload`;
   let response;
@@ -68,10 +68,11 @@ export async function reloadAccount(target, accountId) {
     if (!target.remote) {
       // No Worker runs here: one started later reads the account from D1 when first asked.
       console.log(`(No Worker answers at ${target.url}; if \`npm start\` runs on another port, run this again with SQUEEZE_URL.)`);
-      return;
+      return false;
     }
     fail(`The change is in D1, but ${target.url} could not be told (${err.cause?.code ?? err.message}): run the command again.`);
   }
   if (response.status === 404) fail(`The change is in D1, but ${target.url} has no operator token (OPERATOR_TOKEN) to be told with: restart it.`);
   if (!response.ok) fail(`The change is in D1, but ${target.url} answered ${response.status} to the reload: run the command again.`);
+  return true;
 }
