@@ -14,7 +14,13 @@ export default defineConfig({
       miniflare: {
         // The migrations, applied by test/helpers/setup.ts; tests run in local mode (mail to the outbox),
         // with an operator token for /operator/* (test/helpers/api.ts operatorReload).
-        bindings: { TEST_MIGRATIONS: await readD1Migrations(resolve(root, 'migrations')), MAIL_TRANSPORT: 'outbox', OPERATOR_TOKEN: 'test-operator-token' },
+        // TEST_CLOCK_START: see test/helpers/clock.ts.
+        bindings: {
+          TEST_MIGRATIONS: await readD1Migrations(resolve(root, 'migrations')),
+          MAIL_TRANSPORT: 'outbox',
+          OPERATOR_TOKEN: 'test-operator-token',
+          TEST_CLOCK_START: process.env.TEST_CLOCK_START ?? '',
+        },
         // Cloudflare's send_email binding as wrangler simulates it, for the test of MAIL_TRANSPORT=cloudflare.
         email: { send_email: [{ name: 'EMAIL', allowed_sender_addresses: ['login@squeeze.test'], allowed_destination_addresses: ['allowed@example.com'] }] },
         // Test fixtures are served from disk by a Node-side binding: workerd has no file system.

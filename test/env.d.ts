@@ -9,6 +9,8 @@ declare global {
     interface Env extends Bindings {
       /** migrations/, read by vitest.config.ts. */
       TEST_MIGRATIONS: D1Migration[];
+      /** An instant every test starts at, or '' for the real clock (test/helpers/clock.ts). */
+      TEST_CLOCK_START: string;
       /** Serves test/fixtures/<name> from disk. */
       FIXTURES: Fetcher;
       /** The static site (wrangler.toml [assets]), with public/_headers applied. */

@@ -5,9 +5,10 @@ import type { AccountGate } from '../src/durable/account-gate';
 import type { Bindings } from '../src/env';
 import { mintKey } from '../src/keys/key-format';
 import { monthWindow } from '../src/limits/month';
-import { callWith, createKey, errorBody, fixture, form } from './helpers/api';
-
-const outage = () => Promise.reject(new Error('D1_ERROR: Network connection lost. (internal detail 10.1.2.3)'));
+import { callWith, createKey, errorBody, fixture, flushUsage, form } from './helpers/api';
+import { freezeClock } from './helpers/clock';
+import { d1Outage as outage, d1With } from './helpers/d1';
+import { compressionsThisMonth, setMonthUsed } from './helpers/usage';
 
 /** A D1 binding that is down altogether. */
 function d1Down(): D1Database {
@@ -15,7 +16,24 @@ function d1Down(): D1Database {
   return { prepare: () => statement, batch: outage, exec: outage, dump: outage, withSession: () => d1Down() } as unknown as D1Database;
 }
 
+/** A D1 binding whose batches fail; with `lose`, after D1 applied them (the answer is lost). */
+const d1FailingBatches = (mode: 'fail' | 'lose') =>
+  d1With({
+    batch: async (statements: D1PreparedStatement[]) => {
+      if (mode === 'lose') await env.DB.batch(statements);
+      return outage();
+    },
+  });
+
 const reset = () => new Error('Durable Object reset because its code was updated.');
+
+/** A Durable Object namespace whose objects cannot be reached. */
+function limiterDown(): Bindings['RATE_LIMITER'] {
+  const down = () => Promise.reject(reset());
+  return new Proxy(env.RATE_LIMITER, {
+    get: (target, prop) => (prop === 'get' ? () => ({ hit: down, hitMember: down }) : Reflect.get(target, prop, target).bind(target)),
+  });
+}
 
 /**
  * The account objects' namespace with faults on some methods: `fail` rejects every call before it
@@ -49,32 +67,6 @@ function gateFaults(faults: Partial<Record<keyof AccountGate, 'fail' | 'loseFirs
   });
 }
 
-/** A D1 binding whose batches fail; with `lose`, after D1 applied them (the answer is lost). */
-function d1FailingBatches(mode: 'fail' | 'lose'): D1Database {
-  return new Proxy(env.DB, {
-    get: (target, prop) => {
-      if (prop !== 'batch') return Reflect.get(target, prop, target).bind(target);
-      return async (statements: D1PreparedStatement[]) => {
-        if (mode === 'lose') await target.batch(statements);
-        throw new Error('D1_ERROR: Network connection lost.');
-      };
-    },
-  });
-}
-
-/** A Durable Object namespace whose objects cannot be reached. */
-function limiterDown(): Bindings['RATE_LIMITER'] {
-  const down = () => Promise.reject(new Error('Durable Object reset because its code was updated.'));
-  return new Proxy(env.RATE_LIMITER, {
-    get: (target, prop) => (prop === 'get' ? () => ({ hit: down, hitMember: down }) : Reflect.get(target, prop, target).bind(target)),
-  });
-}
-
-async function usageOf(key: string): Promise<number> {
-  const response = await callWith({}, '/v1/usage', { headers: { 'X-API-Key': key } });
-  return ((await response.json()) as { usage: { current: number } }).usage.current;
-}
-
 async function compressWith(bindings: Partial<Bindings>, key: string): Promise<Response> {
   const response = await callWith(bindings, '/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', await fixture('api/z00n2c08.png')) });
   await response.clone().arrayBuffer();
@@ -83,10 +75,6 @@ async function compressWith(bindings: Partial<Bindings>, key: string): Promise<R
 
 function gate(accountId: string): DurableObjectStub<AccountGate> {
   return env.ACCOUNT_GATE.get(env.ACCOUNT_GATE.idFromName(accountId));
-}
-
-async function setUsed(keyId: string, used: number): Promise<void> {
-  await env.DB.prepare('INSERT INTO monthly_usage (key_id, month, requests) VALUES (?, ?, ?)').bind(keyId, monthWindow(Date.now()).key, used).run();
 }
 
 async function d1Month(keyId: string): Promise<number> {
@@ -119,7 +107,7 @@ describe('faults of the platform under the service', () => {
 
   it('the commit fails on every try after the answer: the answer is 200, the slot stays held (no free request), then counts', async () => {
     const { key, id, accountId } = await createKey('free');
-    await setUsed(id, 499);
+    await setMonthUsed(id, 499);
     const answered = await compressWith({ ACCOUNT_GATE: gateFaults({ commit: 'fail' }) }, key);
     expect(answered.status).toBe(200);
     // The commit never arrived: the slot is still held, so the month has no room for another request.
@@ -131,38 +119,40 @@ describe('faults of the platform under the service', () => {
       state.storage.sql.exec('UPDATE slots SET lapses_ms = ? WHERE counted = 0', Date.now() - 1);
     });
     await runDurableObjectAlarm(gate(accountId));
-    expect(await usageOf(key)).toBe(500);
+    expect(await compressionsThisMonth(key)).toBe(500);
     expect(await d1Month(id)).toBe(500);
   });
 
   it('the commit reaches the object but its answer is lost: it is tried again and counts once', async () => {
+    freezeClock();
     const { key, id, accountId } = await createKey('free');
     const answered = await compressWith({ ACCOUNT_GATE: gateFaults({ commit: 'loseFirst' }) }, key);
     expect(answered.status).toBe(200);
-    expect(await usageOf(key)).toBe(1);
-    await gate(accountId).flush();
+    expect(await compressionsThisMonth(key)).toBe(1);
+    await flushUsage(accountId);
     expect(await d1Month(id)).toBe(1);
   });
 
   it('D1 failing under the object: nothing is lost, and a batch D1 applied without answering is not applied twice, across a restart', async () => {
+    freezeClock();
     const { key, id, accountId } = await createKey('free');
     expect((await compressWith({}, key)).status).toBe(200);
     // D1 down at the object's write: the compression stays counted in the object, for a later try.
     await alarmWithD1(accountId, d1FailingBatches('fail'));
     expect(await d1Month(id)).toBe(0);
-    expect(await usageOf(key)).toBe(1);
+    expect(await compressionsThisMonth(key)).toBe(1);
     // D1 applies the batch but the answer is lost; the object restarts before it hears.
     await alarmWithD1(accountId, d1FailingBatches('lose'));
     expect(await d1Month(id)).toBe(1);
     await evictDurableObject(gate(accountId));
-    expect(await usageOf(key)).toBe(1);
-    await gate(accountId).flush();
+    expect(await compressionsThisMonth(key)).toBe(1);
+    await flushUsage(accountId);
     expect(await d1Month(id)).toBe(1);
     // And the next compression adds one.
     expect((await compressWith({}, key)).status).toBe(200);
-    await gate(accountId).flush();
+    await flushUsage(accountId);
     expect(await d1Month(id)).toBe(2);
-    expect(await usageOf(key)).toBe(2);
+    expect(await compressionsThisMonth(key)).toBe(2);
   });
 
   it('the rate limiter unreachable: the demo fails closed with 503 service_unavailable', async () => {
@@ -177,6 +167,7 @@ describe('faults of the platform under the service', () => {
   });
 
   it("the account's object unreachable: a paid request fails closed too, and no quota is consumed", async () => {
+    freezeClock();
     const { key } = await createKey('pro');
     const response = await callWith({ ACCOUNT_GATE: gateFaults({ admit: 'fail' }) }, '/v1/compress', {
       method: 'POST',
@@ -185,6 +176,6 @@ describe('faults of the platform under the service', () => {
     });
     expect(response.status).toBe(503);
     expect((await errorBody(response)).error).toBe('service_unavailable');
-    expect(await usageOf(key)).toBe(0);
+    expect(await compressionsThisMonth(key)).toBe(0);
   });
 });

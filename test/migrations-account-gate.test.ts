@@ -1,23 +1,28 @@
 import { applyD1Migrations, reset } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { hashKey } from '../src/keys/hash-key';
 import { keyDisplayPrefix, mintKey } from '../src/keys/key-format';
 import { monthWindow } from '../src/limits/month';
 import { callWith, fixture, flushUsage, form } from './helpers/api';
+import { freezeClock } from './helpers/clock';
 
 /**
  * An upgrade from the schema before the accounts' objects (migrations 0001 and 0002, what was deployed):
  * accounts, keys and usage written as that version wrote them, a quota reservation of a request in
- * flight, then the later migrations. The data stays, and the objects start from it.
+ * flight, then the later migrations. The data stays, and the objects start from it. Built afresh for
+ * each test, with the clock stopped: the usage written is the month the requests then count in.
  */
 
-const month = monthWindow(Date.now()).key;
-const today = new Date().toISOString().slice(0, 10);
 const key = mintKey();
 const firstMigrations = env.TEST_MIGRATIONS.filter((m) => /^000[12]_/.test(m.name));
+let month: string;
+let today: string;
 
-beforeAll(async () => {
+beforeEach(async () => {
+  const nowMs = freezeClock();
+  month = monthWindow(nowMs).key;
+  today = new Date(nowMs).toISOString().slice(0, 10);
   await reset();
   expect(firstMigrations).toHaveLength(2);
   await applyD1Migrations(env.DB, firstMigrations);

@@ -1,18 +1,19 @@
 import { applyD1Migrations, reset } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { hashKey } from '../src/keys/hash-key';
 import { keyDisplayPrefix, mintKey } from '../src/keys/key-format';
 import { monthWindow } from '../src/limits/month';
 import { call, errorBody, fixture, form } from './helpers/api';
+import { freezeClock } from './helpers/clock';
+import { usageReport } from './helpers/usage';
 
 /**
  * A database made before migrations existed: the schema.sql of that time (test/fixtures/legacy/) applied
  * as `npm start` applied it, and keys written as the key command wrote them, with usage. Migrating it
- * must keep the keys working and their usage counted.
+ * must keep the keys working and their usage counted. Every test starts from that database anew.
  */
 
-const month = monthWindow(Date.now()).key;
 const keys = { pro: mintKey(), revoked: mintKey() };
 
 /** schema.sql's statements, split as the old test setup split them. */
@@ -39,7 +40,9 @@ async function legacyKey(id: string, key: string, plan: string, revokedAt: strin
   );
 }
 
-beforeAll(async () => {
+beforeEach(async () => {
+  // This month's usage is read back by the requests of the test: the clock holds still.
+  const month = monthWindow(freezeClock()).key;
   // Forget the migrated schema the setup gave this file: start from the old one.
   await reset();
   const legacySchema = new TextDecoder().decode(await fixture('legacy/schema.sql'));
@@ -76,8 +79,7 @@ describe('migrating a database made before accounts', () => {
     const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': keys.pro }, body: form('file', await fixture('api/z00n2c08.png')) });
     expect(response.status).toBe(200);
     await response.arrayBuffer();
-    const body = (await (await call('/v1/usage', { headers: { 'X-API-Key': keys.pro } })).json()) as { usage: { current: number } };
-    expect(body.usage.current).toBe(42);
+    expect((await usageReport(keys.pro)).usage.current).toBe(42);
   });
 
   it('keeps a revoked key revoked', async () => {

@@ -44,3 +44,28 @@ describe('OpenAPI document', () => {
     expect(multipart.file).toMatchObject({ type: 'string', format: 'binary' });
   });
 });
+
+describe('OpenAPI texts, for the people who read /docs (issue 21)', () => {
+  type Schema = { description?: string; properties?: Record<string, Schema> };
+  const schemas = document.components.schemas as Record<string, Schema>;
+
+  it('describes every field a request can send', () => {
+    for (const name of ['CompressRequest', 'CompressMultipartRequest', 'DemoJsonRequest', 'DemoMultipartRequest']) {
+      for (const [field, schema] of Object.entries(schemas[name]!.properties!)) expect(schema.description, `${name}.${field}`).toBeTruthy();
+    }
+    expect(schemas.CompressRequest!.properties!.maxWidth!.description).toMatch(/scaled down .*never enlarged/);
+  });
+
+  it('says what quality does in the words of a user, not of the lab', () => {
+    const quality = schemas.CompressRequest!.properties!.quality!.description!;
+    expect(quality).toMatch(/^Visual quality/);
+    expect(quality).not.toMatch(/butteraugli|SSIMULACRA|jpegli|mozjpeg|quantis/i);
+  });
+
+  it('calls /v1/usage the account’s usage, with the key’s share beside it', () => {
+    const usage = document.paths['/v1/usage'].get;
+    expect(`${usage.summary} ${usage.description}`).toMatch(/account/);
+    expect(usage.summary).not.toMatch(/of the key/);
+    expect(schemas.UsageResponse!.properties!.usage!.description).toMatch(/account/);
+  });
+});

@@ -53,7 +53,7 @@ describe('squeeze on a folder tree', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('');
     expect(filesUnder(dir)).toEqual(
-      [...INPUTS, ...INPUTS.map((p) => p.replace(/\.(\w+)$/, '.min.$1')), 'squeeze-manifest.json'].sort(),
+      [...INPUTS, ...INPUTS.map((p) => p.replace(/\.(\w+)$/, '.min.$1')), 'site/squeeze-manifest.json'].sort(),
     );
     for (const input of INPUTS) {
       expect(hash(join(dir, input))).toBe(before[input]);
@@ -76,7 +76,9 @@ describe('squeeze on a folder tree', () => {
     expect((await runCli(['check', 'site', '-o', 'out', '-f', 'webp'], { cwd: dir })).code).toBe(1);
     const run = await runCli(['site', '-o', 'out', '--format', 'webp', '-q', '70', '--max-width', '64'], { cwd: dir, env });
     expect(run.code).toBe(0);
-    const outputs = filesUnder(join(dir, 'out'));
+    // The manifest of this run is where its outputs are.
+    const outputs = filesUnder(join(dir, 'out')).filter((p) => p !== 'squeeze-manifest.json');
+    expect(filesUnder(join(dir, 'out'))).toContain('squeeze-manifest.json');
     expect(outputs).toEqual(INPUTS.map((p) => p.replace(/^site\//, '').replace(/\.\w+$/, '.webp')).sort());
     for (const output of outputs) expect(sniffFormat(readFileSync(join(dir, 'out', output)))).toBe('webp');
     expect((await runCli(['check', 'site', '-o', 'out', '-f', 'webp', '-q', '70', '--max-width', '64'], { cwd: dir })).code).toBe(0);
@@ -162,8 +164,8 @@ describe('exit codes', () => {
     expect(report).toMatchObject({ exitCode: 3, stoppedBy: 'quota_exceeded', summary: { compressed: 3, notDone: 3, failed: 0 } });
     expect(run.stderr).toMatch(/stopped: .*monthly quota of 500 compressions/);
     expect(await used(small)).toBe(500);
-    const manifest = JSON.parse(readFileSync(join(dir, 'squeeze-manifest.json'), 'utf8'));
-    expect(Object.keys(manifest.files)).toHaveLength(3);
+    const manifest = JSON.parse(readFileSync(join(dir, 'site/squeeze-manifest.json'), 'utf8'));
+    expect(Object.keys(manifest.outputs)).toHaveLength(3);
 
     // With room again, only the three left are sent.
     setMonthUsage(small, 100);

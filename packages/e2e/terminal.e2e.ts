@@ -55,7 +55,7 @@ it('shows one progress line within the width, and Ctrl-C stops cleanly with exit
   const status = screen.split('\n').filter((line) => /^\[\d+\/30\] /.test(line));
   expect(status).toHaveLength(1);
   expect([...status[0]!].length).toBeLessThan(WIDTH);
-  expect(status[0]).toMatch(/^\[\d+\/30\] \d+\.\d kB saved · photos\/a-folder.*…$/);
+  expect(status[0]).toMatch(/^\[\d+\/30\] \d+\.\d KB saved · photos\/a-folder.*…$/);
   expect(screen).toMatch(/✓ photos\/a-folder/);
 
   tmux('send-keys', '-t', 'run', 'C-c');
@@ -69,10 +69,10 @@ it('shows one progress line within the width, and Ctrl-C stops cleanly with exit
   const outputs = files.filter((f) => f.endsWith('.min.png'));
   expect(outputs.length).toBeGreaterThanOrEqual(2);
   expect(outputs.length).toBeLessThan(COUNT);
-  // Every output there is whole: it is the one the manifest recorded.
-  const manifest = JSON.parse(readFileSync(join(dir, 'squeeze-manifest.json'), 'utf8'));
-  expect(Object.keys(manifest.files)).toHaveLength(outputs.length);
-  for (const entry of Object.values(manifest.files) as { written: string; output: string }[]) {
-    expect(hash(join(dir, entry.written))).toBe(entry.output);
+  // Every output there is whole: it is the one the manifest (in the folder of the outputs) recorded.
+  const manifest = JSON.parse(readFileSync(join(dir, 'photos/squeeze-manifest.json'), 'utf8'));
+  expect(Object.keys(manifest.outputs)).toHaveLength(outputs.length);
+  for (const [output, record] of Object.entries(manifest.outputs) as [string, { outputHash: string }][]) {
+    expect(hash(join(dir, 'photos', output))).toBe(record.outputHash);
   }
 });

@@ -6,7 +6,7 @@ export const HEADERS = {
   'X-Original-Size': { description: 'Size of the input image in bytes (decoded bytes for base64 input).', schema: integer },
   'X-Compressed-Size': { description: 'Size of the returned image in bytes.', schema: integer },
   'X-Savings-Percent': {
-    description: 'round(100 × (original − compressed) / original); negative only when a resize or format change made the output larger.',
+    description: 'round(100 × (original − compressed) / original), halves away from zero; negative only when a resize or format change made the output larger.',
     schema: integer,
   },
   'X-Output-Format': { description: 'Format of the returned image.', schema: { type: 'string', enum: ['jpeg', 'png', 'webp'] } },

@@ -108,8 +108,9 @@ for scripts, not for other websites: a browser request sent from another site (\
       '/v1/usage': {
         get: {
           operationId: 'usage',
-          summary: "This month's usage of the key",
-          description: 'Successful compressions and bytes this calendar month (UTC); the quota resets at 00:00 UTC on the 1st.',
+          summary: "This month's usage of your account",
+          description:
+            "The account's successful compressions and bytes this calendar month (UTC), all its keys together (what the monthly quota counts), and the calling key's own share in `key`. The quota resets at 00:00 UTC on the 1st.",
           security: [{ ApiKey: [] }],
           responses: {
             '200': {

@@ -32,6 +32,16 @@ export interface ImageHeader {
    * carries fewer components than the frame (a baseline file in several scans).
    */
   coefficientsBuffered: boolean;
+  /** JPEG: the scans (SOS markers) the file has, counted by the walker, truncated files included. */
+  scans: number;
+  /**
+   * JPEG: the 8x8 blocks its scans visit in all: each scan visits every block of its components, however
+   * few bytes it takes (an EOB run codes 32,767 blocks in 15 bits), so this, not the file's size, is the
+   * work of decoding into the coefficient buffer.
+   */
+  scanBlocks: number;
+  /** JPEG: blocks times the coefficients of the band, summed over AC refinement scans (each visits every coefficient of its band). */
+  refinedCoefficients: number;
   /** PNG: bit depth, colour type and Adam7 interlacing. */
   bitDepth: number;
   colorType: number;

@@ -12,9 +12,15 @@ export interface ImageResponseParts {
   headers?: Record<string, string>;
 }
 
-/** round(100 * (original - compressed) / original); negative when the output grew. */
+/**
+ * round(100 * (original - compressed) / original), halves away from zero (decisions.md: 2.5 -> 3,
+ * -2.5 -> -3; Math.round alone gives -2); negative when the output grew.
+ */
 export function savingsPercent(original: number, compressed: number): number {
-  return original === 0 ? 0 : Math.round((100 * (original - compressed)) / original);
+  if (original === 0) return 0;
+  const percent = (100 * (original - compressed)) / original;
+  const rounded = Math.round(Math.abs(percent));
+  return percent < 0 && rounded > 0 ? -rounded : rounded;
 }
 
 /** A 200 with the compressed image and the size headers of the contract. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { base64Image, dimension, imageFile, integerText, outputFormat, quality } from './fields';
+import { base64Image, imageFile, integerText, maxHeight, maxWidth, outputFormat, quality } from './fields';
 
 /** POST /v1/compress with application/json (CompressRequest). */
 export const compressJsonBody = z.strictObject({
@@ -7,8 +7,8 @@ export const compressJsonBody = z.strictObject({
   url: z.string().describe('Public https image URL; takes priority over image').optional(),
   quality: quality.default(80),
   format: outputFormat.default('auto'),
-  maxWidth: dimension.optional(),
-  maxHeight: dimension.optional(),
+  maxWidth: maxWidth.optional(),
+  maxHeight: maxHeight.optional(),
 });
 
 /** POST /v1/compress with multipart/form-data (CompressMultipartRequest). */
@@ -16,8 +16,8 @@ export const compressMultipartBody = z.strictObject({
   file: imageFile.optional(),
   quality: integerText(quality).default(80),
   format: outputFormat.default('auto'),
-  maxWidth: integerText(dimension).optional(),
-  maxHeight: integerText(dimension).optional(),
+  maxWidth: integerText(maxWidth).optional(),
+  maxHeight: integerText(maxHeight).optional(),
 });
 
 export type CompressOptions = Omit<z.output<typeof compressJsonBody>, 'image' | 'url'>;

@@ -6,13 +6,17 @@ export const healthResponse = z.object({ status: z.string(), timestamp: z.iso.da
 /** `usage` and `totals` are the account's (all its keys: the quota counts them together); `key` is the calling key's share. */
 export const usageResponse = z.object({
   plan: z.enum(['free', 'pro', 'business']),
-  usage: z.object({ current: z.number().int(), limit: z.number().int(), resetAt: z.iso.datetime() }),
-  totals: z.object({
+  usage: z
+    .object({ current: z.number().int(), limit: z.number().int(), resetAt: z.iso.datetime() })
+    .describe("The account's successful compressions this month, all its keys together, against its plan's monthly limit; resetAt is 00:00 UTC on the 1st"),
+  totals: z
+    .object({
     bytesIn: z.number().int(),
     bytesOut: z.number().int(),
     savedBytes: z.number().int(),
     savedPercent: z.number().int(),
-  }),
+    })
+    .describe("The account's bytes this month: sent, returned and saved"),
   key: z
     .object({
       name: z.string().nullable().describe('The name given to the key in the dashboard'),

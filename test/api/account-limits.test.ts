@@ -1,22 +1,20 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
-import { monthWindow } from '../../src/limits/month';
-import { call, createKey, errorBody, fixture, form, operatorReload } from '../helpers/api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { compress as compressImage, createKey, errorBody, fixture, operatorReload } from '../helpers/api';
+import { freezeClock } from '../helpers/clock';
+import { compressionsThisMonth, setMonthUsed, usage, usageReport } from '../helpers/usage';
 
 /** Accounts own the limits (decisions.md): all of an account's keys share one minute window and one month. */
 
-function usage(key: string): Promise<Response> {
-  return call('/v1/usage', { headers: { 'X-API-Key': key } });
-}
+// Every test counts an account's month over several requests.
+beforeEach(() => {
+  freezeClock();
+});
 
 async function compress(key: string): Promise<Response> {
-  const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', await fixture('api/z00n2c08.png')) });
+  const response = await compressImage(await fixture('api/z00n2c08.png'), {}, { 'X-API-Key': key });
   await response.clone().arrayBuffer();
   return response;
-}
-
-async function setUsed(keyId: string, used: number): Promise<void> {
-  await env.DB.prepare('INSERT INTO monthly_usage (key_id, month, requests) VALUES (?, ?, ?)').bind(keyId, monthWindow(Date.now()).key, used).run();
 }
 
 describe('accounts own the limits', () => {
@@ -41,7 +39,7 @@ describe('accounts own the limits', () => {
   it('all keys of an account share one monthly quota, counted on the RateLimit month field too', async () => {
     const first = await createKey('free');
     const second = await createKey('free', first.accountId);
-    await setUsed(first.id, 499);
+    await setMonthUsed(first.id, 499);
     const last = await compress(second.key);
     expect(last.status).toBe(200);
     expect(last.headers.get('RateLimit')).toMatch(/"month";r=0;/);
@@ -55,12 +53,11 @@ describe('accounts own the limits', () => {
   it('concurrent requests through several keys of one account never overshoot its quota', async () => {
     const first = await createKey('free');
     const keys = [first, await createKey('free', first.accountId), await createKey('free', first.accountId)];
-    await setUsed(first.id, 497);
+    await setMonthUsed(first.id, 497);
     const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => compress(keys[i % 3]!.key)));
     expect(responses.filter((r) => r.status === 200)).toHaveLength(3);
     expect(responses.filter((r) => r.status === 429)).toHaveLength(27);
-    const body = (await (await usage(first.key)).json()) as { usage: { current: number } };
-    expect(body.usage.current).toBe(500);
+    expect(await compressionsThisMonth(first.key)).toBe(500);
   });
 
   it("GET /v1/usage reports the account's month and the calling key's own share", async () => {
@@ -73,14 +70,7 @@ describe('accounts own the limits', () => {
     const [inA, outA] = sizes(a);
     const [inB, outB] = [sizes(b1)[0] + sizes(b2)[0], sizes(b1)[1] + sizes(b2)[1]];
 
-    const response = await usage(second.key);
-    expect(response.status).toBe(200);
-    const body = (await response.json()) as {
-      plan: string;
-      usage: { current: number; limit: number };
-      totals: { bytesIn: number; bytesOut: number };
-      key: { name: string; prefix: string; requests: number; bytesIn: number; bytesOut: number };
-    };
+    const body = await usageReport(second.key);
     expect(body.plan).toBe('pro');
     expect(body.usage).toMatchObject({ current: 3, limit: 5000 });
     expect(body.totals).toMatchObject({ bytesIn: inA + inB, bytesOut: outA + outB });
@@ -95,7 +85,7 @@ describe('accounts own the limits', () => {
     await env.DB.prepare("UPDATE accounts SET plan = 'business' WHERE id = ?").bind(first.accountId).run();
     await operatorReload(first.accountId);
     for (const key of [first.key, second.key]) {
-      const body = (await (await usage(key)).json()) as { plan: string; usage: { limit: number } };
+      const body = await usageReport(key);
       expect(body).toMatchObject({ plan: 'business', usage: { limit: 100000 } });
     }
   });

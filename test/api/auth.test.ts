@@ -2,18 +2,15 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { mintKey } from '../../src/keys/key-format';
 import { call, callWith, createKey, errorBody, operatorReload } from '../helpers/api';
+import { d1With } from '../helpers/d1';
 
 /** The real D1, counting the statements the Worker prepares on it. */
 function watchedD1(): { db: D1Database; statements: () => number } {
   let statements = 0;
-  const db = new Proxy(env.DB, {
-    get: (target, prop) => {
-      const value = Reflect.get(target, prop, target);
-      if (prop !== 'prepare') return typeof value === 'function' ? value.bind(target) : value;
-      return (sql: string) => {
-        statements++;
-        return target.prepare(sql);
-      };
+  const db = d1With({
+    prepare: (sql: string) => {
+      statements++;
+      return env.DB.prepare(sql);
     },
   });
   return { db, statements: () => statements };

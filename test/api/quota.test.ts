@@ -2,34 +2,23 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { monthWindow } from '../../src/limits/month';
-import { call, createKey, errorBody, fixture, form } from '../helpers/api';
+import { call, compress, createKey, errorBody, fixture, form } from '../helpers/api';
+import { compressionsThisMonth, setMonthUsed } from '../helpers/usage';
+import { until } from '../helpers/wait';
 import { fakeNetwork, type FakeNetwork, PUBLIC_IPV4 } from '../url/fake-network';
 
 afterEach(() => {
-  vi.useRealTimers();
   vi.restoreAllMocks();
 });
 
-/** Puts a key at `used` successful compressions this month, as if it had made them. */
-async function setUsed(keyId: string, used: number): Promise<void> {
-  await env.DB.prepare('INSERT INTO monthly_usage (key_id, month, requests) VALUES (?, ?, ?)')
-    .bind(keyId, monthWindow(Date.now()).key, used)
-    .run();
-}
-
 async function compressPng(key: string, fields: Record<string, string> = {}): Promise<Response> {
-  return call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', await fixture('api/z00n2c08.png'), fields) });
-}
-
-async function current(key: string): Promise<number> {
-  const response = await call('/v1/usage', { headers: { 'X-API-Key': key } });
-  return ((await response.json()) as { usage: { current: number } }).usage.current;
+  return compress(await fixture('api/z00n2c08.png'), fields, { 'X-API-Key': key });
 }
 
 describe('monthly quota', () => {
   it('refuses past the quota with 429 quota_exceeded, resetAt the 1st of next month and Retry-After', async () => {
     const { key, id } = await createKey('free');
-    await setUsed(id, 500);
+    await setMonthUsed(id, 500);
     const response = await compressPng(key);
     expect(response.status).toBe(429);
     const body = await errorBody(response);
@@ -41,7 +30,7 @@ describe('monthly quota', () => {
 
   it('checks the request itself before the quota: a bad request over quota is still a 400', async () => {
     const { key, id } = await createKey('free');
-    await setUsed(id, 500);
+    await setMonthUsed(id, 500);
     const response = await compressPng(key, { quality: '0' });
     expect(response.status).toBe(400);
     expect((await errorBody(response)).error).toBe('bad_request');
@@ -49,7 +38,7 @@ describe('monthly quota', () => {
 
   it('gives the slot of a request that fails back before its answer, so it does not count and the next request gets it', async () => {
     const { key, id } = await createKey('free');
-    await setUsed(id, 499);
+    await setMonthUsed(id, 499);
     const bad = await call('/v1/compress', {
       method: 'POST',
       headers: { 'X-API-Key': key },
@@ -58,22 +47,22 @@ describe('monthly quota', () => {
     expect(bad.status).toBe(400);
     expect((await errorBody(bad)).error).toBe('unsupported_image');
     expect(bad.headers.get('RateLimit')).toMatch(/"month";r=1;/);
-    expect(await current(key)).toBe(499);
+    expect(await compressionsThisMonth(key)).toBe(499);
     const good = await compressPng(key);
     expect(good.status).toBe(200);
     await good.arrayBuffer();
-    expect(await current(key)).toBe(500);
+    expect(await compressionsThisMonth(key)).toBe(500);
   });
 
   it('never overshoots under concurrent requests at the edge of the quota', async () => {
     const { key, id } = await createKey('free');
-    await setUsed(id, 497);
+    await setMonthUsed(id, 497);
     const responses = await Promise.all(Array.from({ length: 50 }, () => compressPng(key)));
     const statuses = responses.map((r) => r.status).sort();
     await Promise.all(responses.map((r) => r.arrayBuffer()));
     expect(statuses.filter((s) => s === 200)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(47);
-    expect(await current(key)).toBe(500);
+    expect(await compressionsThisMonth(key)).toBe(500);
   });
 });
 
@@ -90,8 +79,6 @@ interface HeldRequest {
   finish(): Promise<Response>;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 let heldCounter = 0;
 /** Serves every held URL of a test from one fake network (the fetch spy is installed once per test). */
 function heldNetwork() {
@@ -107,7 +94,7 @@ function heldNetwork() {
       dns[host] = { A: [PUBLIC_IPV4] };
       sites[url] = async () => {
         reached = true;
-        while (!released) await pause(5);
+        await until(() => released);
         return new Response(await fixture('api/z00n2c08.png'));
       };
       const response = call('/v1/compress', {
@@ -116,9 +103,7 @@ function heldNetwork() {
         body: JSON.stringify({ url }),
       });
       return {
-        waiting: async () => {
-          while (!reached) await pause(5);
-        },
+        waiting: () => until(() => reached),
         finish: () => {
           released = true;
           return response;
@@ -156,7 +141,7 @@ async function d1Month(keyId: string): Promise<number | undefined> {
 describe('monthly quota: a slot lives as long as its request, and a lost commit is never a free request', () => {
   it('a request that waits keeps the last slot: another request is refused meanwhile, and the month ends at 500', async () => {
     const { key, id } = await createKey('free');
-    await setUsed(id, 499);
+    await setMonthUsed(id, 499);
     const a = heldNetwork().hold(key);
     await a.waiting();
     const b = await compressPng(key);
@@ -165,25 +150,25 @@ describe('monthly quota: a slot lives as long as its request, and a lost commit 
     const done = await a.finish();
     expect(done.status).toBe(200);
     await done.arrayBuffer();
-    expect(await current(key)).toBe(500);
+    expect(await compressionsThisMonth(key)).toBe(500);
   });
 
   it('a slot whose request never committed lapses into a count (written to D1), and its late commit counts nothing more: never 501 of 500', async () => {
     const { key, id, accountId } = await createKey('free');
-    await setUsed(id, 499);
+    await setMonthUsed(id, 499);
     const a = heldNetwork().hold(key);
     await a.waiting();
     expect(await heldSlots(accountId)).toBe(1);
     await lapseHeldSlots(accountId);
     expect(await heldSlots(accountId)).toBe(0);
     expect(await d1Month(id)).toBe(500);
-    expect(await current(key)).toBe(500);
+    expect(await compressionsThisMonth(key)).toBe(500);
     const b = await compressPng(key);
     expect(b.status).toBe(429);
     const late = await a.finish();
     expect(late.status).toBe(200);
     await late.arrayBuffer();
-    expect(await current(key)).toBe(500);
+    expect(await compressionsThisMonth(key)).toBe(500);
     await runDurableObjectAlarm(gate(accountId));
     expect(await d1Month(id)).toBe(500);
   });

@@ -2,21 +2,17 @@ import { evictDurableObject, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { call, createKey, errorBody, fixture, form, operatorReload } from '../helpers/api';
-
-function usage(key: string): Promise<Response> {
-  return call('/v1/usage', { headers: { 'X-API-Key': key } });
-}
+import { freezeClock } from '../helpers/clock';
+import { usage } from '../helpers/usage';
 
 describe('per-minute rate limit of a key', () => {
   it('sends the RateLimit fields for the minute and the month on every authenticated response', async () => {
+    const now = new Date(freezeClock());
+    const secondsInMonth = (Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)) / 1000;
     const { key } = await createKey('free');
     const response = await usage(key);
     expect(response.status).toBe(200);
-    const daysInMonth = (() => {
-      const now = new Date();
-      return (Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)) / 1000;
-    })();
-    expect(response.headers.get('RateLimit-Policy')).toBe(`"minute";q=60;w=60, "month";q=500;w=${daysInMonth}`);
+    expect(response.headers.get('RateLimit-Policy')).toBe(`"minute";q=60;w=60, "month";q=500;w=${secondsInMonth}`);
     expect(response.headers.get('RateLimit')).toMatch(/^"minute";r=59;t=(59|60), "month";r=500;t=\d+$/);
     expect(response.headers.get('RateLimit-Limit')).toBe('60');
     expect(response.headers.get('RateLimit-Remaining')).toBe('59');

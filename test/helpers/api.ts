@@ -75,6 +75,17 @@ export async function createKey(plan: PlanName = 'free', account?: string): Prom
   return { key, id, accountId };
 }
 
+/**
+ * POST /v1/compress: `body` is an image (sent as the multipart file part, with `fields`), a FormData, or
+ * a JSON string. The key is a fresh business key unless `headers` names one (X-API-Key).
+ */
+export async function compress(body: Uint8Array | FormData | string, fields: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<Response> {
+  const key = headers['X-API-Key'] ?? (await createKey('business')).key;
+  const json: Record<string, string> = typeof body === 'string' ? { 'Content-Type': 'application/json' } : {};
+  const sent = body instanceof Uint8Array ? form('file', body, fields) : body;
+  return call('/v1/compress', { method: 'POST', headers: { ...json, ...headers, 'X-API-Key': key }, body: sent });
+}
+
 /** A multipart body with one file part and optional text fields. */
 export function form(fileField: string, bytes: Uint8Array, fields: Record<string, string> = {}, filename = 'image'): FormData {
   const body = new FormData();

@@ -277,6 +277,57 @@ export function craftedJpeg(spec: CraftedJpeg): Uint8Array {
   return cat(Uint8Array.of(0xff, 0xd8), dqt, sof, dht, ...scans, Uint8Array.of(0xff, 0xd9));
 }
 
+export interface ScanBomb {
+  width: number;
+  height: number;
+  /** Copies of the one AC scan after the DC scan. */
+  scans: number;
+  /** Copies of a refinement AC scan (Ah=1, Al=0) instead: each visits every coefficient of the band in every block. */
+  refine?: boolean;
+}
+
+/**
+ * Issue 19, item 1: a grey progressive JPEG (DQT of ones, SOF2, a DC and an AC Huffman table of one code
+ * each, one DC scan) that repeats one legal AC scan (Ss=1, Se=63, Ah=Al=0) `scans` times, each coded as one
+ * EOB run per 32,767 blocks: a few bytes a scan, yet the decoder visits every block in every scan.
+ * libjpeg-turbo accepts it without a warning (its progression check only complains when Ah differs from
+ * the coefficient's current bit). With `refine`, the first AC scan sets the band to Al=1 and the copies
+ * refine it (Ah=1, Al=0), legal again for each copy the same way.
+ */
+export function scanBombJpeg({ width, height, scans, refine = false }: ScanBomb): Uint8Array {
+  const blocks = Math.ceil(width / 8) * Math.ceil(height / 8);
+  const dqt = jpegSegment(0xdb, cat(Uint8Array.of(0), new Uint8Array(64).fill(1)));
+  const sof = jpegSegment(0xc2, Uint8Array.of(8, height >> 8, height & 0xff, width >> 8, width & 0xff, 1, 1, 0x11, 0));
+  // One code of length 1 per table: DC category 0, and EOB14 (a run of 2^14 + 14 extra bits of blocks).
+  const oneCode = (tableClass: number, symbol: number) => Uint8Array.of(tableClass << 4, 1, ...new Uint8Array(15), symbol);
+  const dht = jpegSegment(0xc4, cat(oneCode(0, 0x00), oneCode(1, 0xe0)));
+  const sos = (ss: number, se: number, ah: number, al: number) => jpegSegment(0xda, Uint8Array.of(1, 1, 0x00, ss, se, (ah << 4) | al));
+  const dc = new BitWriter();
+  for (let i = 0; i < blocks; i++) dc.put(0, 1);
+  const ac = new BitWriter();
+  for (let left = blocks; left > 0; left -= 32767) {
+    const run = Math.min(left, 32767);
+    const r = Math.floor(Math.log2(run));
+    // The table has EOB14 alone: choose sizes whose last run is at least 2^14 blocks.
+    if (r !== 14) throw new Error(`scanBombJpeg: ${width}x${height} leaves a last EOB run of ${run} blocks`);
+    ac.put(0, 1);
+    ac.put(run - (1 << 14), 14);
+  }
+  const acData = ac.finish();
+  const copy = cat(refine ? sos(1, 63, 1, 0) : sos(1, 63, 0, 0), acData);
+  const first = refine ? [cat(sos(1, 63, 0, 1), acData)] : [];
+  return cat(
+    Uint8Array.of(0xff, 0xd8),
+    dqt,
+    sof,
+    dht,
+    cat(sos(0, 0, 0, 0), dc.finish()),
+    ...first,
+    ...Array.from({ length: scans }, () => copy),
+    Uint8Array.of(0xff, 0xd9),
+  );
+}
+
 // WebP -----------------------------------------------------------------------------------------
 
 /**

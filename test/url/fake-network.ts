@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import { ApiError } from '../../src/errors/api-error';
+import { until } from '../helpers/wait';
 
 /**
  * Replaces the one boundary the url fetcher crosses, globalThis.fetch, with a fake internet:
@@ -16,6 +17,8 @@ export interface NetworkLog {
   requests: Request[];
   dnsQueries: Request[];
   urls: () => string[];
+  /** Resolves once `count` requests have reached the sites. */
+  requested: (count: number) => Promise<void>;
 }
 
 export const PUBLIC_IPV4 = '93.184.215.14';
@@ -27,7 +30,12 @@ export const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 export const WEBP = new TextEncoder().encode('RIFF\x04\x00\x00\x00WEBPVP8 ');
 
 export function fakeNetwork({ dns = {}, sites = {} }: FakeNetwork): NetworkLog {
-  const log: NetworkLog = { requests: [], dnsQueries: [], urls: () => log.requests.map((r) => r.url) };
+  const log: NetworkLog = {
+    requests: [],
+    dnsQueries: [],
+    urls: () => log.requests.map((r) => r.url),
+    requested: (count) => until(() => log.requests.length >= count),
+  };
   const attempts = new Map<string, number>();
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = new Request(input, init);

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fetchImageFromUrl } from '../../src/input/url/fetch-image';
+import { fetchImageFromUrl, URL_FETCH_DEADLINE_MS } from '../../src/input/url/fetch-image';
+import { backoffMs, MAX_ATTEMPTS } from '../../src/input/url/with-retries';
 import { COMPRESS_MAX_BYTES, MB } from '../../src/limits/sizes';
+import { nextTurn } from '../helpers/wait';
 import {
   countingStream,
   fakeNetwork,
@@ -16,10 +18,15 @@ import {
 
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.useRealTimers();
 });
 
 const IMAGE = 'https://images.example.com/cat.jpg';
 const never = () => new Promise<Response>(() => {});
+/** For tests of retries, whose real backoff pauses must never meet the deadline on a slow machine. */
+const UNHURRIED = { deadlineMs: 600_000 };
+/** The timers of the deadline and the backoff, moved by the test (vi.advanceTimersByTimeAsync). */
+const fakeTimers = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
 
 describe('a good image', () => {
   it('is returned as fetched, with the service named and nothing private sent', async () => {
@@ -167,6 +174,11 @@ describe('redirects: followed by hand, each hop checked before it is fetched', (
 });
 
 describe('retries: network errors, 5xx and 429, 3 attempts in all', () => {
+  it('3 attempts in all (the interface), pausing 100 ms then 300 ms', () => {
+    expect(MAX_ATTEMPTS).toBe(3);
+    expect([backoffMs(1), backoffMs(2)]).toEqual([100, 300]);
+  });
+
   it('succeeds on attempt 3 after two failures, with exactly 3 calls', async () => {
     const network = fakeNetwork({
       dns: publicHost('images.example.com'),
@@ -178,7 +190,7 @@ describe('retries: network errors, 5xx and 429, 3 attempts in all', () => {
         },
       },
     });
-    expect((await fetchImageFromUrl(IMAGE)).byteLength).toBe(JPEG.byteLength);
+    expect((await fetchImageFromUrl(IMAGE, UNHURRIED)).byteLength).toBe(JPEG.byteLength);
     expect(network.requests).toHaveLength(3);
   });
 
@@ -190,7 +202,7 @@ describe('retries: network errors, 5xx and 429, 3 attempts in all', () => {
     }],
   ])('fails with 502 after 3 attempts of %s', async (_what, answer) => {
     const network = fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: answer } });
-    const error = await rejection(fetchImageFromUrl(IMAGE));
+    const error = await rejection(fetchImageFromUrl(IMAGE, UNHURRIED));
     expect([error.status, error.code]).toEqual([502, 'url_fetch_failed']);
     expect(error.message).toContain('after 3 attempts');
     expect(network.requests).toHaveLength(3);
@@ -207,39 +219,58 @@ describe('retries: network errors, 5xx and 429, 3 attempts in all', () => {
     expect(network.requests).toHaveLength(1);
   });
 
-  it('retries a failing DNS-over-HTTPS lookup, then fails with 502 without fetching', async () => {
+  /** DNS over HTTPS answering `status(type)` for each record type; the image host must not be fetched. */
+  function failingDoh(status: (type: string) => number) {
     const network = fakeNetwork({ sites: { [IMAGE]: () => ok(JPEG) } });
     vi.mocked(fetch).mockImplementation(async (input, init) => {
       const request = new Request(input, init);
       if (request.url.startsWith('https://cloudflare-dns.com/')) {
         network.dnsQueries.push(request);
-        return new Response('unavailable', { status: 503 });
+        return new Response('unavailable', { status: status(new URL(request.url).searchParams.get('type')!) });
       }
       throw new Error('the image host must not be fetched');
     });
+    return (type: string) => network.dnsQueries.filter((q) => q.url.endsWith(`&type=${type}`)).length;
+  }
+
+  it('retries a failing DNS-over-HTTPS lookup, then fails with 502 without fetching', async () => {
+    const queries = failingDoh(() => 503);
+    const error = await rejection(fetchImageFromUrl(IMAGE, UNHURRIED));
+    expect([error.status, error.code]).toEqual([502, 'url_fetch_failed']);
+    expect(Math.max(queries('A'), queries('AAAA'))).toBe(3);
+  });
+
+  it('abandons a lookup still retrying when the other one has failed for good', async () => {
+    fakeTimers();
+    // A is retried after a 503; AAAA's 400 fails the fetch at once, while A waits out its backoff.
+    const queries = failingDoh((type) => (type === 'A' ? 503 : 400));
     const error = await rejection(fetchImageFromUrl(IMAGE));
     expect([error.status, error.code]).toEqual([502, 'url_fetch_failed']);
-    const queries = (type: string) => network.dnsQueries.filter((q) => q.url.endsWith(`&type=${type}`)).length;
-    expect(Math.max(queries('A'), queries('AAAA'))).toBe(3);
-
-    // The lookup still retrying when the other gave up is abandoned, not left running.
-    const settled = network.dnsQueries.length;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(network.dnsQueries).toHaveLength(settled);
+    expect(queries('A')).toBe(1);
+    // Past every backoff and the deadline: A's pause ends, and nothing follows it.
+    await vi.advanceTimersByTimeAsync(URL_FETCH_DEADLINE_MS + 1000);
+    await nextTurn();
+    expect(queries('A')).toBe(1);
   });
 });
 
 describe('one deadline for everything: 504 url_timeout', () => {
-  it('gives up on a server that never answers after 5000 ms, not 3 x 5000', { timeout: 10_000 }, async () => {
+  it("is the interface's 5000 ms", () => {
+    expect(URL_FETCH_DEADLINE_MS).toBe(5000);
+  });
+
+  it('gives up on a server that never answers when the deadline passes, not after 3 attempts of it', async () => {
+    fakeTimers();
     const network = fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: never } });
-    const started = Date.now();
-    const error = await rejection(fetchImageFromUrl(IMAGE));
-    const elapsed = Date.now() - started;
+    const fetching = rejection(fetchImageFromUrl(IMAGE));
+    await network.requested(1);
+    await vi.advanceTimersByTimeAsync(URL_FETCH_DEADLINE_MS - 1);
+    expect(network.requests[0]!.signal.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(network.requests[0]!.signal.aborted).toBe(true);
+    const error = await fetching;
     expect([error.status, error.code]).toEqual([504, 'url_timeout']);
-    expect(elapsed).toBeGreaterThanOrEqual(4900);
-    expect(elapsed).toBeLessThan(6000);
     expect(network.requests).toHaveLength(1);
-    expect(network.requests[0]?.signal.aborted).toBe(true);
   });
 
   it('cuts a body that trickles forever, and cancels it', async () => {
@@ -267,12 +298,18 @@ describe('one deadline for everything: 504 url_timeout', () => {
   });
 
   it('counts retries and their pauses against the deadline', async () => {
+    fakeTimers();
     const network = fakeNetwork({
       dns: publicHost('images.example.com'),
       sites: { [IMAGE]: () => new Response('busy', { status: 503 }) },
     });
-    // 100 ms + 300 ms of backoff cannot fit in 250 ms: the deadline wins over the third attempt.
-    expect((await rejection(fetchImageFromUrl(IMAGE, { deadlineMs: 250 }))).code).toBe('url_timeout');
+    // 100 ms + 300 ms of backoff cannot fit in 250 ms: the deadline ends the second pause, and no third attempt is made.
+    const fetching = rejection(fetchImageFromUrl(IMAGE, { deadlineMs: 250 }));
+    await network.requested(1);
+    await vi.advanceTimersByTimeAsync(backoffMs(1));
+    await network.requested(2);
+    await vi.advanceTimersByTimeAsync(250 - backoffMs(1) + backoffMs(2));
+    expect((await fetching).code).toBe('url_timeout');
     expect(network.requests).toHaveLength(2);
   });
 });

@@ -7,13 +7,14 @@ export const HELP = `squeeze: make JPEG, PNG and WebP images smaller with the Sq
 Usage:
   squeeze [compress] <files|dirs|-> [options]   compress files, folders (recursively) or stdin (-)
   squeeze check <files|dirs> [options]           CI gate: are they all done? (no API calls)
-  squeeze usage [--json]                         this month's usage of your key
+  squeeze usage [--json]                         this month's usage of your account, and this key's share
 
 Output (never destroys the input by default):
   (default)              write NAME.min.EXT beside each input (EXT follows the output format)
   -o, --out-dir DIR      write into DIR, mirroring the input tree
       --in-place         replace each input (atomically); --backup keeps NAME.orig.EXT
-      --force            overwrite existing outputs (otherwise they stop the run before any upload)
+      --force            overwrite existing outputs (otherwise they stop the run before any upload),
+                         and send again files the API refused before (413)
 
 Compression:
   -q, --quality N        1-100 (default 80)
@@ -25,15 +26,18 @@ Compression:
 Running:
   -c, --concurrency N    uploads at a time, 1-16 (default 4); paced by the RateLimit header, paused on 429
   -n, --dry-run          show what would be sent and the quota it needs against the quota left
-      --manifest FILE    the record of done work (default squeeze-manifest.json here; commit it for CI)
+      --manifest FILE    the record of done work (default: squeeze-manifest.json in the outputs'
+                         folder, or the nearest one above it; commit it for CI)
       --no-manifest      neither read nor write it
       --json             print exactly one JSON document on stdout (human text stays on stderr)
       --key-file FILE    read the key from FILE
       --base-url URL     the API (default $SQUEEZE_BASE_URL)
   -h, --help, --version
 
-Key: --key-file, else $SQUEEZE_API_KEY, else $SQUEEZE_API_KEY_FILE, else ~/.config/squeeze/api-key.
-Endpoint: https, or plain http to a loopback address only.
+Key: --key-file, else $SQUEEZE_API_KEY, else $SQUEEZE_API_KEY_FILE, else ~/.config/squeeze/api-key;
+sqz_ and 32 letters, digits, - or _ (anything else is refused before it is sent).
+Endpoint: https, or plain http to a loopback address only. Redirects are not followed: the key and
+the images go to that address only.
 Folders: .jpg .jpeg .png .webp files, recursively; hidden folders, node_modules and our own NAME.min.EXT and
 NAME.orig.EXT files are skipped. A file named on the command line is always taken.
 

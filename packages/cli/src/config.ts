@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Squeeze } from '@squeeze-edge/client';
+import { checkApiKey, Squeeze } from '@squeeze-edge/client';
 import type { Args } from './args.js';
 import { UsageError } from './exit-codes.js';
+import { shown } from './terminal-text.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -12,9 +13,18 @@ export function defaultKeyFile(env: Env): string {
   return join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'squeeze', 'api-key');
 }
 
+/** A key shaped as the API's are, or a UsageError saying where the wrong value came from (never the value). */
+function checkedKey(key: string, source: string): string {
+  try {
+    return checkApiKey(key);
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message} (from ${source})`);
+  }
+}
+
 /** The API key: --key-file, else $SQUEEZE_API_KEY, else $SQUEEZE_API_KEY_FILE, else the default key file. */
 async function readKey(args: Args, env: Env, cwd: string): Promise<string> {
-  if (args.keyFile === undefined && env.SQUEEZE_API_KEY?.trim()) return env.SQUEEZE_API_KEY.trim();
+  if (args.keyFile === undefined && env.SQUEEZE_API_KEY?.trim()) return checkedKey(env.SQUEEZE_API_KEY, '$SQUEEZE_API_KEY');
   const named = args.keyFile ?? env.SQUEEZE_API_KEY_FILE;
   const file = resolve(cwd, named ?? defaultKeyFile(env));
   let key: string;
@@ -22,12 +32,12 @@ async function readKey(args: Args, env: Env, cwd: string): Promise<string> {
     key = (await readFile(file, 'utf8')).trim();
   } catch (err) {
     if (named === undefined && (err as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new UsageError(`No API key: set SQUEEZE_API_KEY, or put the key in ${file} (or name a file with --key-file).`);
+      throw new UsageError(`No API key: set SQUEEZE_API_KEY, or put the key in ${shown(file)} (or name a file with --key-file).`);
     }
-    throw new UsageError(`Cannot read the key file ${file}: ${(err as Error).message}`);
+    throw new UsageError(`Cannot read the key file ${shown(file)}: ${shown((err as Error).message)}`);
   }
-  if (!key) throw new UsageError(`The key file ${file} is empty.`);
-  return key;
+  if (!key) throw new UsageError(`The key file ${shown(file)} is empty.`);
+  return checkedKey(key, `the key file ${shown(file)}`);
 }
 
 /** The client for this run: key and endpoint from the flags and the environment; a UsageError says what is missing. */
@@ -38,6 +48,6 @@ export async function makeClient(args: Args, env: Env, cwd: string): Promise<Squ
   try {
     return new Squeeze({ apiKey, baseUrl, userAgent: 'squeeze-cli' });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(shown((err as Error).message));
   }
 }

@@ -10,10 +10,11 @@ import { compressStdin } from './commands/stdin.js';
 import { usageText } from './commands/usage.js';
 import { makeClient, type Env } from './config.js';
 import { EXIT, UsageError } from './exit-codes.js';
-import { DEFAULT_MANIFEST, Manifest } from './manifest.js';
-import { makePlan } from './plan.js';
+import { Manifest, manifestPathFor } from './manifest.js';
+import { listInputs, makePlan } from './plan.js';
 import { Reporter, type Output } from './report.js';
 import { summaryText } from './summary.js';
+import { jsonText, printable, shown } from './terminal-text.js';
 
 export const VERSION: string = createRequire(import.meta.url)('../package.json').version;
 
@@ -40,7 +41,7 @@ async function runCommand(args: Args, io: Io, reporter: Reporter, printJson: (do
   if (args.command === 'usage') {
     const usage = await (await makeClient(args, env, cwd)).usage({ signal });
     if (args.json) printJson(usage);
-    else io.stdout.write(`${usageText(usage)}\n`);
+    else io.stdout.write(`${printable(usageText(usage))}\n`);
     return EXIT.ok;
   }
   if (args.paths[0] === '-') {
@@ -51,8 +52,10 @@ async function runCommand(args: Args, io: Io, reporter: Reporter, printJson: (do
   // endpoint configured still lists what it would send, without the quota left.
   const unconfiguredDryRun = args.dryRun && !(args.baseUrl ?? env.SQUEEZE_BASE_URL);
   const client = args.command === 'check' || unconfiguredDryRun ? undefined : await makeClient(args, env, cwd);
-  const manifest = await Manifest.load(args.noManifest ? undefined : resolve(cwd, args.manifest ?? DEFAULT_MANIFEST), cwd);
-  const jobs = await makePlan(args, cwd, manifest, signal);
+  const inputs = await listInputs(args, cwd);
+  const manifestPath = args.noManifest ? undefined : args.manifest !== undefined ? resolve(cwd, args.manifest) : await manifestPathFor(inputs.outputRoot, cwd);
+  const manifest = await Manifest.load(manifestPath, cwd);
+  const jobs = await makePlan(args, cwd, inputs, manifest, signal);
   const report =
     args.command === 'check'
       ? check(jobs, reporter)
@@ -96,7 +99,7 @@ export async function main(argv: string[], io?: Partial<Io>): Promise<number> {
   let printed = false;
   const printJson = (doc: unknown) => {
     printed = true;
-    full.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    full.stdout.write(`${jsonText(doc)}\n`);
   };
   const json = argv.includes('--json');
   try {
@@ -106,7 +109,8 @@ export async function main(argv: string[], io?: Partial<Io>): Promise<number> {
     reporter.end();
     const code = exitCodeFor(err, full.signal);
     const message = code === EXIT.interrupted ? 'Interrupted.' : (err as Error)?.message ?? String(err);
-    reporter.line(code === EXIT.usage ? `squeeze: ${message}` : `✗ ${message}`);
+    // A usage error is ours (names in it are shown already); any other message may be a server's.
+    reporter.line(code === EXIT.usage ? `squeeze: ${message}` : `✗ ${shown(message)}`);
     if (json && !printed) printJson({ exitCode: code, error: { code: isSqueezeError(err) ? err.code : code === EXIT.usage ? 'usage' : 'error', message } });
     return code;
   } finally {

@@ -1,11 +1,13 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
-import { checkImage, isSqueezeError, type ImageFormat, type SqueezeError } from '@squeeze-edge/client';
+import { checkImage, isSqueezeError, type ImageFormat } from '@squeeze-edge/client';
 import { fileBlob } from '@squeeze-edge/client/node';
 import type { Args } from './args.js';
 import { UsageError } from './exit-codes.js';
 import { hashFile } from './hash.js';
 import type { Manifest } from './manifest.js';
+import { staysInside } from './output-tree.js';
+import { shown } from './terminal-text.js';
 
 /** One input and everything decided about it before the first upload. */
 export interface Job {
@@ -15,11 +17,14 @@ export interface Job {
   size: number;
   /** Its format by its bytes; undefined when the local pre-check refused it (see `problem`). */
   format?: ImageFormat;
-  problem?: SqueezeError;
+  /** Why it will not be sent: the local pre-check refused it, or the API refused it before (413) as it is. */
+  problem?: { code: string; message: string };
   /** Where the output goes, for each format the API may answer with. */
   outputs: Partial<Record<ImageFormat, string>>;
   /** --in-place --backup: where the original is kept. */
   backup?: string;
+  /** With -o, the folder its outputs must really be in (no symbolic link out of it). */
+  tree?: string;
   hash: string;
   /** Done before, as the manifest records: skipped. */
   done: boolean;
@@ -75,7 +80,15 @@ function possibleFormats(args: Args, inputFormat: ImageFormat): ImageFormat[] {
   return args.allowWebp && inputFormat !== 'webp' ? [inputFormat, 'webp'] : [inputFormat];
 }
 
-async function listInputs(args: Args, cwd: string): Promise<{ inputs: string[]; base: string }> {
+/** The inputs of a run, and the folder their outputs go under: -o DIR, else the inputs' common folder. */
+export interface Inputs {
+  inputs: string[];
+  /** The deepest folder that holds every input: the base that -o mirrors. */
+  base: string;
+  outputRoot: string;
+}
+
+export async function listInputs(args: Args, cwd: string): Promise<Inputs> {
   const outDir = args.outDir === undefined ? undefined : resolve(cwd, args.outDir);
   const inputs: string[] = [];
   const roots: string[] = [];
@@ -85,7 +98,7 @@ async function listInputs(args: Args, cwd: string): Promise<{ inputs: string[]; 
     try {
       info = await stat(abs);
     } catch {
-      throw new UsageError(`No such file or folder: ${path}`);
+      throw new UsageError(`No such file or folder: ${shown(path)}`);
     }
     if (info.isDirectory()) {
       roots.push(abs);
@@ -95,29 +108,30 @@ async function listInputs(args: Args, cwd: string): Promise<{ inputs: string[]; 
       inputs.push(abs);
     }
   }
-  return { inputs: [...new Set(inputs)], base: commonBase(roots) };
+  const base = commonBase(roots);
+  return { inputs: [...new Set(inputs)], base, outputRoot: outDir ?? base };
 }
 
 /**
  * Every input with its outputs, checked before anything is sent: each is pre-checked and hashed, the
- * manifest says which are done, and outputs that collide (two inputs, one output; an output that is an
- * input) or exist already without --force stop the run with a UsageError listing them all.
+ * manifest says which are done and which the API refused before, and outputs that collide (two inputs,
+ * one output; an output that is an input), exist already without --force or would land outside the -o
+ * folder stop the run with a UsageError listing them all.
  */
-export async function makePlan(args: Args, cwd: string, manifest: Manifest, signal: AbortSignal): Promise<Job[]> {
-  const { inputs, base } = await listInputs(args, cwd);
+export async function makePlan(args: Args, cwd: string, { inputs, base, outputRoot }: Inputs, manifest: Manifest, signal: AbortSignal): Promise<Job[]> {
   const options = optionsKey(args);
-  const outDir = args.outDir === undefined ? undefined : resolve(cwd, args.outDir);
+  const outDir = args.outDir === undefined ? undefined : outputRoot;
   const jobs: Job[] = [];
   for (const input of inputs) {
     signal.throwIfAborted();
     const blob = await fileBlob(input);
-    const job: Job = { input, display: relative(cwd, input) || input, size: blob.size, outputs: {}, hash: '', done: false };
+    const job: Job = { input, display: relative(cwd, input) || input, size: blob.size, outputs: {}, hash: '', done: false, tree: outDir };
     jobs.push(job);
     try {
       job.format = await checkImage(blob);
     } catch (err) {
       if (!isSqueezeError(err)) throw err;
-      job.problem = err;
+      job.problem = { code: err.code, message: err.message };
       continue;
     }
     for (const format of possibleFormats(args, job.format)) {
@@ -133,9 +147,13 @@ export async function makePlan(args: Args, cwd: string, manifest: Manifest, sign
     for (const output of outputs) {
       if (await manifest.isDone(input, job.hash, options, output)) job.done = true;
     }
+    const refusal = job.done || args.force ? undefined : manifest.refusal(input, job.hash, options);
+    if (refusal) {
+      job.problem = { code: refusal.code, message: `refused before: ${refusal.message} Not sent again until the file or the options change (--force sends it).` };
+    }
   }
   // `check` writes nothing: only a run that would write needs its outputs free.
-  if (args.command === 'compress') await checkCollisions(jobs, args, cwd);
+  if (args.command === 'compress') await checkCollisions(jobs, args, cwd, manifest);
   return jobs;
 }
 
@@ -146,19 +164,24 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-async function checkCollisions(jobs: Job[], args: Args, cwd: string): Promise<void> {
-  const show = (path: string) => relative(cwd, path) || path;
+async function checkCollisions(jobs: Job[], args: Args, cwd: string, manifest: Manifest): Promise<void> {
+  const show = (path: string) => shown(relative(cwd, path) || path);
   const problems: string[] = [];
   const inputs = new Set(jobs.map((j) => j.input));
   const claimed = new Map<string, Job>();
   for (const job of jobs) {
+    const display = shown(job.display);
     for (const output of new Set(Object.values(job.outputs))) {
       const other = claimed.get(output);
-      if (other) problems.push(`${other.display} and ${job.display} would both write ${show(output)}`);
+      if (other) problems.push(`${shown(other.display)} and ${display} would both write ${show(output)}`);
       claimed.set(output, job);
-      if (!args.inPlace && inputs.has(output)) problems.push(`${job.display} would overwrite the input ${show(output)}`);
-      if (!args.inPlace && !job.done && !args.force && (await exists(output))) {
-        problems.push(`${show(output)} exists (from ${job.display}); --force overwrites it`);
+      if (!args.inPlace && inputs.has(output)) problems.push(`${display} would overwrite the input ${show(output)}`);
+      // An existing file is in the way unless it is this input's own earlier output, as the manifest recorded it.
+      if (!args.inPlace && !job.done && !args.force && (await exists(output)) && !(await manifest.wrote(job.input, output))) {
+        problems.push(`${show(output)} exists (from ${display}); --force overwrites it`);
+      }
+      if (job.tree !== undefined && !(await staysInside(output, job.tree))) {
+        problems.push(`${show(output)} is in a folder that leads outside ${show(job.tree)} (a symbolic link)`);
       }
     }
     if (job.backup && !job.done && !args.force && (await exists(job.backup))) {

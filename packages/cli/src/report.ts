@@ -1,4 +1,5 @@
 import type { Env } from './config.js';
+import { printable, shown } from './terminal-text.js';
 
 export interface Output {
   write(chunk: string | Uint8Array, callback?: (err?: Error | null) => void): unknown;
@@ -6,11 +7,11 @@ export interface Output {
   columns?: number;
 }
 
-/** 1 MB = 1,048,576 bytes, as the API counts. */
+/** 1 KB = 1024 bytes and 1 MB = 1,048,576 bytes, as the API counts (and labels: KB, as the site and the dashboard do). */
 export function formatBytes(n: number): string {
   const abs = Math.abs(n);
   if (abs < 1024) return `${n} B`;
-  if (abs < 1_048_576) return `${(n / 1024).toFixed(1)} kB`;
+  if (abs < 1_048_576) return `${(n / 1024).toFixed(1)} KB`;
   return `${(n / 1_048_576).toFixed(1)} MB`;
 }
 
@@ -38,10 +39,13 @@ export class Reporter {
     return this.#tty;
   }
 
-  /** A line that stays (a file's outcome, a warning); on a terminal, printed above the status line. */
+  /**
+   * A line that stays (a file's outcome, a warning); on a terminal, printed above the status line. Control
+   * characters but the newline are escaped here; what came from outside is `shown()` by the caller, newlines too.
+   */
   line(text: string): void {
     if (this.#tty && this.#status) this.#err.write('\r\x1b[2K');
-    this.#err.write(`${text}\n`);
+    this.#err.write(`${printable(text)}\n`);
     if (this.#tty && this.#status) this.#err.write(this.#status);
   }
 
@@ -49,7 +53,7 @@ export class Reporter {
   status(text: string): void {
     if (!this.#tty) return;
     const width = Math.max(10, (this.#err.columns ?? 80) - 1);
-    const chars = [...text.replace(/[\r\n]/g, ' ')];
+    const chars = [...shown(text)];
     this.#status = chars.length > width ? `${chars.slice(0, width - 1).join('')}…` : chars.join('');
     this.#err.write(`\r\x1b[2K${this.#status}`);
   }

@@ -1,7 +1,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiError, fakeApiPerTest, image, jpegBytes, pngBytes } from '../../client/test/fake-api';
+import { apiError, fakeApiPerTest, image, jpegBytes, pngBytes, TEST_KEY } from '../../client/test/fake-api';
 import { squeeze, tree } from './run';
 
 /** What the fake API answers by default: a valid (tiny) PNG, so that outputs are images too. */
@@ -10,7 +10,7 @@ const fake = fakeApiPerTest(image({ bytes: OUT }));
 let dir: string;
 let env: Record<string, string>;
 beforeEach(() => {
-  env = { SQUEEZE_API_KEY: 'sqz_test', SQUEEZE_BASE_URL: fake.api.url };
+  env = { SQUEEZE_API_KEY: TEST_KEY, SQUEEZE_BASE_URL: fake.api.url };
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
@@ -41,21 +41,22 @@ describe('usage and configuration errors: exit 2, nothing sent', () => {
   it('needs a key and an endpoint, and refuses plain http beyond loopback', async () => {
     dir = await tree({ 'a.png': pngBytes() });
     expect((await squeeze(['a.png'], { cwd: dir, env: { SQUEEZE_BASE_URL: fake.api.url } })).stderr).toMatch(/No API key: set SQUEEZE_API_KEY/);
-    expect((await squeeze(['a.png'], { cwd: dir, env: { SQUEEZE_API_KEY: 'k' } })).stderr).toMatch(/set SQUEEZE_BASE_URL/);
-    const insecure = await squeeze(['a.png'], { cwd: dir, env: { SQUEEZE_API_KEY: 'k', SQUEEZE_BASE_URL: 'http://api.example.com' } });
+    expect((await squeeze(['a.png'], { cwd: dir, env: { SQUEEZE_API_KEY: TEST_KEY } })).stderr).toMatch(/set SQUEEZE_BASE_URL/);
+    const insecure = await squeeze(['a.png'], { cwd: dir, env: { SQUEEZE_API_KEY: TEST_KEY, SQUEEZE_BASE_URL: 'http://api.example.com' } });
     expect(insecure).toMatchObject({ code: 2 });
     expect(insecure.stderr).toMatch(/https \(plain http only for loopback/);
     expect(fake.api.requests).toHaveLength(0);
   });
 
   it('reads the key from --key-file, else $SQUEEZE_API_KEY, else $SQUEEZE_API_KEY_FILE, else ~/.config/squeeze/api-key', async () => {
-    dir = await tree({ 'a.png': pngBytes(), 'key.txt': 'sqz_fromfile\n', '.config/squeeze/api-key': 'sqz_default\n' });
+    const [fromFile, fromEnv, fromDefault] = ['sqz_fromfile', 'sqz_fromenv', 'sqz_default'].map((k) => k.padEnd(36, '0'));
+    dir = await tree({ 'a.png': pngBytes(), 'key.txt': `${fromFile}\n`, '.config/squeeze/api-key': `${fromDefault}\n` });
     const base = { SQUEEZE_BASE_URL: fake.api.url };
-    await squeeze(['usage', '--key-file', 'key.txt'], { cwd: dir, env: { ...base, SQUEEZE_API_KEY: 'sqz_fromenv' } });
-    await squeeze(['usage'], { cwd: dir, env: { ...base, SQUEEZE_API_KEY: 'sqz_fromenv', SQUEEZE_API_KEY_FILE: join(dir, 'key.txt') } });
+    await squeeze(['usage', '--key-file', 'key.txt'], { cwd: dir, env: { ...base, SQUEEZE_API_KEY: fromEnv! } });
+    await squeeze(['usage'], { cwd: dir, env: { ...base, SQUEEZE_API_KEY: fromEnv!, SQUEEZE_API_KEY_FILE: join(dir, 'key.txt') } });
     await squeeze(['usage'], { cwd: dir, env: { ...base, SQUEEZE_API_KEY_FILE: join(dir, 'key.txt') } });
     await squeeze(['usage'], { cwd: dir, env: base });
-    expect(fake.api.requests.map((r) => r.headers['x-api-key'])).toEqual(['sqz_fromfile', 'sqz_fromenv', 'sqz_fromfile', 'sqz_default']);
+    expect(fake.api.requests.map((r) => r.headers['x-api-key'])).toEqual([fromFile, fromEnv, fromFile, fromDefault]);
   });
 
   it('--json prints exactly one JSON document, also for a usage error', async () => {
@@ -91,7 +92,7 @@ describe('outputs', () => {
     expect(first.code).toBe(0);
     expect(await readFile(join(dir, 'img/p.png'))).toEqual(Buffer.from(OUT));
     expect(await readFile(join(dir, 'img/p.orig.png'))).toEqual(Buffer.from(original));
-    expect(await files(dir)).toEqual(['img/p.orig.png', 'img/p.png', 'squeeze-manifest.json']);
+    expect(await files(dir)).toEqual(['img/p.orig.png', 'img/p.png', 'img/squeeze-manifest.json']);
     const second = await squeeze(['img', '--in-place', '--backup'], { cwd: dir, env });
     expect(second.stderr).toMatch(/0 compressed; 1 skipped/);
     expect(fake.api.requests).toHaveLength(1);
@@ -142,10 +143,11 @@ describe('outcomes and exit codes', () => {
 
   it('squeeze - streams stdin to the API and writes the image to stdout', async () => {
     dir = await tree({});
-    fake.api.answer(image({ bytes: new Uint8Array([0x41, 0x42]) }));
+    const out = pngBytes({ padding: 3 });
+    fake.api.answer(image({ bytes: out }));
     const run = await squeeze(['-', '-q', '70'], { cwd: dir, env, stdin: pngBytes({ padding: 100 }) });
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe('AB');
+    expect(run.stdout).toBe(Buffer.from(out).toString('latin1'));
     expect(fake.api.requests[0]!.body.includes(Buffer.from('name="quality"\r\n\r\n70'))).toBe(true);
   });
 });
@@ -193,12 +195,17 @@ describe('dry run, check and usage', () => {
     expect(fake.api.requests).toHaveLength(requests);
   });
 
+  it('--help calls it the account’s usage, with the key’s share', async () => {
+    dir = await tree({});
+    expect((await squeeze(['--help'], { cwd: dir })).stdout).toMatch(/squeeze usage \[--json\] +this month's usage of your account, and this key's share\n/);
+  });
+
   it('usage prints the month on stdout, or the JSON document with --json', async () => {
     dir = await tree({});
     fake.api.answer(usage(12), usage(12));
     const text = (await squeeze(['usage'], { cwd: dir, env })).stdout;
     expect(text).toMatch(/^Plan free: 12 of 500 compressions this month \(488 left/);
-    expect(text).toMatch(/\nThis key \("laptop", sqz_AbCdEfGh…\): 2 of them, 2\.0 kB in, 1\.0 kB out\.\n/);
+    expect(text).toMatch(/\nThis key \("laptop", sqz_AbCdEfGh…\): 2 of them, 2\.0 KB in, 1\.0 KB out\.\n/);
     expect((await squeeze(['usage', '--json'], { cwd: dir, env })).json()).toMatchObject({ plan: 'free', usage: { current: 12 } });
   });
 });

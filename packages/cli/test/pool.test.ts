@@ -1,13 +1,13 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiError, fakeApiPerTest, image, pngBytes, type Handler } from '../../client/test/fake-api';
+import { apiError, fakeApiPerTest, image, pngBytes, TEST_KEY, type Handler } from '../../client/test/fake-api';
 import { squeeze, tree } from './run';
 
 const fake = fakeApiPerTest();
 let dir: string;
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const env = () => ({ SQUEEZE_API_KEY: 'sqz_test', SQUEEZE_BASE_URL: fake.api.url });
+const env = () => ({ SQUEEZE_API_KEY: TEST_KEY, SQUEEZE_BASE_URL: fake.api.url });
 const images = (n: number) => tree(Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}.png`, pngBytes({ padding: i + 1 })])));
 /** Answers with `handler` after `ms`. */
 const later =

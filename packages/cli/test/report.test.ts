@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeApi, image, pngBytes } from '../../client/test/fake-api';
+import { FakeApi, image, pngBytes, TEST_KEY } from '../../client/test/fake-api';
 import { Reporter } from '../src/report';
 import { Captured, squeeze, tree } from './run';
 
@@ -49,13 +49,13 @@ describe('progress', () => {
     try {
       dir = await tree({ 'a.png': pngBytes({ padding: 500 }), 'deep/folder/with/a/long/name/b.png': pngBytes({ padding: 900 }) });
       const stderr = new Captured(true, 40);
-      const run = await squeeze(['.', '-c', '1'], { cwd: dir, env: { SQUEEZE_API_KEY: 'k', SQUEEZE_BASE_URL: api.url }, stderr });
+      const run = await squeeze(['.', '-c', '1'], { cwd: dir, env: { SQUEEZE_API_KEY: TEST_KEY, SQUEEZE_BASE_URL: api.url }, stderr });
       expect(run.code).toBe(0);
       const lines = statusLines(stderr.text);
       expect(lines.some((l) => /^\[1\/2\] \d+ B saved · a\.png$/.test(l))).toBe(true);
       for (const line of lines) expect([...line].length).toBeLessThan(40);
       expect(lines).toContain('[1/2] 677 B saved · deep/folder/with/a…');
-      expect(stderr.text).toMatch(/2 compressed: 1\.5 kB → 122 B, saved 1\.4 kB \(92%\)\.\n$/);
+      expect(stderr.text).toMatch(/2 compressed: 1\.5 KB → 122 B, saved 1\.4 KB \(92%\)\.\n$/);
     } finally {
       await api.close();
     }

@@ -1,14 +1,17 @@
+import { checkApiKey } from './api-key.js';
 import { checkBaseUrl } from './base-url.js';
 import { SqueezeError } from './errors.js';
+import { readImageAnswer, type ImageAnswer } from './image-answer.js';
 import { RateGate } from './rate-gate.js';
 import { parseRateLimit, type RateLimitInfo } from './rate-limit.js';
 import { isStaleSocket, retryDelayMs, type RetrySettings } from './retry.js';
 import { sleep } from './sleep.js';
+import { BodyProblem, readBody } from './read-body.js';
 import { prepareSource, type CompressInput, type RequestSource } from './source.js';
 import type { ApiErrorCode, CompressOptionsOfApi, ImageFormat, UsageResponse } from './types.js';
 
 export interface SqueezeOptions {
-  /** The API key (`sqz_...`), sent as X-API-Key. */
+  /** The API key (`sqz_` and 32 characters), sent as X-API-Key to the base URL only. A value of another shape is refused. */
   apiKey: string;
   /** Where the API is: https, or plain http to a loopback address. */
   baseUrl: string | URL;
@@ -60,15 +63,43 @@ export interface CompressResult {
 
 export type Usage = UsageResponse & { rateLimit: RateLimitInfo };
 
-const FORMATS: readonly string[] = ['jpeg', 'png', 'webp'] satisfies ImageFormat[];
 /** This package's version, for the User-Agent (a test keeps it equal to package.json's). */
 export const VERSION = '0.1.0';
 
-interface Answer {
+/** The most a JSON answer (an error, the usage document) may take; the API's are a few hundred bytes. */
+const MAX_JSON_ANSWER_BYTES = 1_048_576;
+
+interface Answer<T> {
   response: Response;
-  body: Uint8Array;
+  value: T;
   rateLimit: RateLimitInfo;
   attempts: number;
+}
+
+/** Reads the body of a successful answer into what the call returns, or throws a BodyProblem. */
+type ReadAnswer<T> = (response: Response) => Promise<T>;
+
+async function readUsage(response: Response): Promise<UsageResponse> {
+  const body = await readBody(response, MAX_JSON_ANSWER_BYTES, 'a JSON answer');
+  try {
+    return JSON.parse(new TextDecoder().decode(body)) as UsageResponse;
+  } catch {
+    throw new BodyProblem('The usage answer is not JSON.');
+  }
+}
+
+/** fetch in `manual` mode hands back a 3xx (Node, Workers) or an opaque redirect (elsewhere) instead of following it. */
+function isRedirect(response: Response): boolean {
+  // A string compare: the Workers types know no opaque redirect.
+  return (response.type as string) === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+function redirectMessage(response: Response): string {
+  const location = response.headers.get('Location');
+  return (
+    `The API answered ${response.status || 'a redirect'}${location ? ` with a redirect to ${location}` : ''}: the client follows no ` +
+    'redirect, so the key and the image go to the base URL only. Check the base URL (https, the right host and path).'
+  );
 }
 
 /** Seconds from a Retry-After header (delta-seconds or an HTTP date). */
@@ -122,9 +153,8 @@ export class Squeeze {
   readonly #gate = new RateGate();
 
   constructor(options: SqueezeOptions) {
-    if (!options?.apiKey?.trim()) throw new TypeError('An API key is required (apiKey).');
+    this.#apiKey = checkApiKey(options?.apiKey);
     this.baseUrl = checkBaseUrl(options.baseUrl);
-    this.#apiKey = options.apiKey.trim();
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.#retry = {
@@ -149,26 +179,19 @@ export class Squeeze {
    * Compresses an image: bytes, a Blob or File (a file-backed Blob is streamed, and resent on retry), a
    * ReadableStream (streamed; sent once), a URL object or `{ url }` (the API fetches it). The input is
    * checked first (JPEG, PNG or WebP by its bytes, at most 10 MB, not animated): a refusal costs no request.
+   * The answer is believed only when its bytes are an image of the format and length its headers give.
    */
   async compress(input: CompressInput, options: CompressOptions = {}): Promise<CompressResult> {
     const { signal, timeoutMs, allowWebp, ...apiOptions } = options;
     signal?.throwIfAborted();
     const source = await prepareSource(input, apiOptions);
     const accept = allowWebp ? 'image/webp, image/*;q=0.8' : 'image/jpeg, image/png, image/*;q=0.8';
-    const answer = await this.#call('v1/compress', 'POST', { signal, timeoutMs }, source, accept);
+    const answer = await this.#call('v1/compress', 'POST', { signal, timeoutMs }, source, accept, readImageAnswer);
+    const { image, format, originalSize, compressedSize }: ImageAnswer = answer.value;
     const h = answer.response.headers;
-    const format = h.get('X-Output-Format') ?? '';
-    const originalSize = Number(h.get('X-Original-Size'));
-    const compressedSize = Number(h.get('X-Compressed-Size') ?? answer.body.length);
-    if (!FORMATS.includes(format) || !Number.isFinite(originalSize)) {
-      throw new SqueezeError('invalid_response', 'The answer lacks the X-Output-Format or X-Original-Size header.', {
-        status: answer.response.status,
-        attempts: answer.attempts,
-      });
-    }
     return {
-      image: answer.body,
-      format: format as ImageFormat,
+      image,
+      format,
       contentType: h.get('Content-Type') ?? `image/${format}`,
       originalSize,
       compressedSize,
@@ -183,16 +206,12 @@ export class Squeeze {
   /** This month's usage of the key's account: plan, count against the limit, reset time, bytes saved. */
   async usage(options: CallOptions = {}): Promise<Usage> {
     options.signal?.throwIfAborted();
-    const answer = await this.#call('v1/usage', 'GET', options, undefined, 'application/json');
-    try {
-      return { ...(JSON.parse(new TextDecoder().decode(answer.body)) as UsageResponse), rateLimit: answer.rateLimit };
-    } catch (cause) {
-      throw new SqueezeError('invalid_response', 'The usage answer is not JSON.', { status: 200, attempts: answer.attempts, cause });
-    }
+    const answer = await this.#call('v1/usage', 'GET', options, undefined, 'application/json', readUsage);
+    return { ...answer.value, rateLimit: answer.rateLimit };
   }
 
   /** One call: attempts until an answer is final, retrying as retryDelayMs says. */
-  async #call(path: string, method: string, call: CallOptions, source: RequestSource | undefined, accept: string): Promise<Answer> {
+  async #call<T>(path: string, method: string, call: CallOptions, source: RequestSource | undefined, accept: string, read: ReadAnswer<T>): Promise<Answer<T>> {
     let staleSocketRetried = false;
     for (let attempt = 1; ; attempt++) {
       await this.#gate.wait(call.signal);
@@ -201,14 +220,14 @@ export class Squeeze {
       let error: SqueezeError;
       let staleSocket = false;
       try {
-        const answer = await this.#attempt(path, method, source, accept, signal, attempt);
-        if (answer.response.ok) return answer;
-        error = errorFromAnswer(answer.response, answer.body, answer.rateLimit, attempt);
+        const outcome = await this.#attempt(path, method, source, accept, signal, attempt, read);
+        if ('value' in outcome) return outcome;
+        error = outcome.error;
       } catch (err) {
         if (call.signal?.aborted) throw call.signal.reason;
         if (source?.failure) throw source.failure;
         staleSocket = isStaleSocket(err);
-        error = timeout.aborted
+        error = err instanceof SqueezeError ? err : timeout.aborted
           ? new SqueezeError('timeout', `No answer within ${call.timeoutMs ?? this.#timeoutMs} ms.`, { status: 0, attempts: attempt, cause: err })
           : new SqueezeError('network_error', `The request failed: ${describeNetworkError(err)}.`, { status: 0, attempts: attempt, cause: err });
       }
@@ -225,9 +244,22 @@ export class Squeeze {
     }
   }
 
-  async #attempt(path: string, method: string, source: RequestSource | undefined, accept: string, signal: AbortSignal, attempt: number): Promise<Answer> {
+  /**
+   * One request, to the base URL only (redirects are not followed), and its answer read within a cap:
+   * the value `read` makes of a success, or the error the answer gives. A redirect or a body that is not
+   * what it should be throws `invalid_response`.
+   */
+  async #attempt<T>(
+    path: string,
+    method: string,
+    source: RequestSource | undefined,
+    accept: string,
+    signal: AbortSignal,
+    attempt: number,
+    read: ReadAnswer<T>,
+  ): Promise<Answer<T> | { error: SqueezeError }> {
     const headers: Record<string, string> = { 'X-API-Key': this.#apiKey, Accept: accept, 'User-Agent': this.#userAgent };
-    const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
+    const init: RequestInit & { duplex?: 'half' } = { method, headers, signal, redirect: 'manual' };
     if (source) {
       const { body, contentType, duplex } = source.body();
       init.body = body;
@@ -235,9 +267,23 @@ export class Squeeze {
       if (duplex) init.duplex = duplex;
     }
     const response = await this.#fetch(new URL(path, this.baseUrl), init);
-    const body = new Uint8Array(await response.arrayBuffer());
     const rateLimit = parseRateLimit(response.headers);
     if (Object.keys(rateLimit).length) this.#gate.latest = rateLimit;
-    return { response, body, rateLimit, attempts: attempt };
+    const invalid = (message: string) => new SqueezeError('invalid_response', message, { status: response.status, rateLimit, attempts: attempt });
+    if (isRedirect(response)) {
+      await response.body?.cancel();
+      throw invalid(redirectMessage(response));
+    }
+    try {
+      if (response.ok) {
+        return { response, value: await read(response), rateLimit, attempts: attempt };
+      }
+      const body = await readBody(response, MAX_JSON_ANSWER_BYTES, 'a JSON answer');
+      return { error: errorFromAnswer(response, body, rateLimit, attempt) };
+    } catch (err) {
+      if (!(err instanceof BodyProblem)) throw err;
+      if (!response.bodyUsed) await response.body?.cancel();
+      throw invalid(err.message);
+    }
   }
 }

@@ -1,7 +1,7 @@
 // Node-only helpers (node:fs), kept out of the main entry point so that it runs on every platform.
 import { randomBytes } from 'node:crypto';
 import { constants, openAsBlob } from 'node:fs';
-import { copyFile, open, rename, rm } from 'node:fs/promises';
+import { copyFile, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { CompressOptions, CompressResult, Squeeze } from './client.js';
 
@@ -37,12 +37,32 @@ async function replaceAtomically(path: string, fill: (temp: string) => Promise<v
   }
 }
 
-/** Writes `data` to `path` atomically, flushed to disk before the rename. */
+/**
+ * A file that replaces `path` gets its mode, and its owner where the process may give it (as root, or
+ * the group among the owner's own): replacing a 0600 file never leaves a 0644 one.
+ */
+async function keepOwnerAndMode(handle: FileHandle, path: string): Promise<void> {
+  let old;
+  try {
+    old = await stat(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  // chown first: it may clear the set-user-ID and set-group-ID bits that chmod then puts back.
+  await handle.chown(old.uid, old.gid).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPERM' && err.code !== 'ENOTSUP') throw err;
+  });
+  await handle.chmod(old.mode & 0o7777);
+}
+
+/** Writes `data` to `path` atomically, flushed to disk before the rename; a replaced file keeps its mode (and owner where it can). */
 export function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
   return replaceAtomically(path, async (temp) => {
     const handle = await open(temp, 'wx', 0o644);
     try {
       await handle.writeFile(data);
+      await keepOwnerAndMode(handle, path);
       await handle.sync();
     } finally {
       await handle.close();

@@ -37,6 +37,8 @@ export function retryDelayMs(error: SqueezeError, retry: number, settings: Retry
     if (wait === undefined) return error.status === 503 ? backoffMs(retry, settings.baseDelayMs) : null;
     return wait <= settings.maxRetryAfterSeconds ? wait * 1000 : null;
   }
-  if (error.status === 0 || (error.status >= 500 && error.status !== 501)) return backoffMs(retry, settings.baseDelayMs);
+  // Status 0 is no answer at all (a network error, a timeout), except a browser's opaque redirect, which is final.
+  const noAnswer = error.status === 0 && error.code !== 'invalid_response';
+  if (noAnswer || (error.status >= 500 && error.status !== 501)) return backoffMs(retry, settings.baseDelayMs);
   return null;
 }

@@ -1,5 +1,6 @@
 import { MAX_UPLOAD_BYTES, precheckImage, readBlob, readBytes, tooLargeError, type ReadAt } from './precheck.js';
 import type { SqueezeError } from './errors.js';
+import { concat } from './read-body.js';
 import type { CompressOptionsOfApi, ImageFormat } from './types.js';
 
 /** What can be compressed: bytes, a Blob or File, a stream of bytes, or an image at a public https URL. */
@@ -56,16 +57,6 @@ async function readHead(reader: ReadableStreamDefaultReader<Uint8Array>, size: n
     length += value.length;
   }
   return { chunks, done: false };
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
 
 /**

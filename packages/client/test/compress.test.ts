@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Squeeze } from '../src/index';
-import { image, jpegBytes, pngBytes, fakeApiPerTest } from './fake-api';
+import { image, jpegBytes, pngBytes, fakeApiPerTest, TEST_KEY, webpBytes } from './fake-api';
 
 const fake = fakeApiPerTest();
 const client = fake.client;
@@ -13,12 +13,12 @@ async function fields(index = 0): Promise<FormData> {
 
 describe('compress', () => {
   it('uploads bytes with every option and returns the image, sizes, savings, format, notes and rate-limit windows', async () => {
-    const out = new Uint8Array([9, 9]);
+    const out = webpBytes();
     fake.api.answer(image({ bytes: out, format: 'webp', original: 200, notes: 'resized, converted' }));
     const input = pngBytes();
     const result = await client().compress(input, { quality: 70, format: 'webp', maxWidth: 640, maxHeight: 480 });
 
-    expect(result).toMatchObject({ format: 'webp', contentType: 'image/webp', originalSize: 200, compressedSize: 2, savedBytes: 198, savingsPercent: 99, attempts: 1 });
+    expect(result).toMatchObject({ format: 'webp', contentType: 'image/webp', originalSize: 200, compressedSize: out.length, savedBytes: 200 - out.length, savingsPercent: Math.round((100 * (200 - out.length)) / 200), attempts: 1 });
     expect(result.image).toEqual(out);
     expect(result.notes).toEqual(['resized', 'converted']);
     expect(result.rateLimit).toEqual({
@@ -27,7 +27,7 @@ describe('compress', () => {
     });
     const request = fake.api.requests[0]!;
     expect(request).toMatchObject({ method: 'POST', path: '/v1/compress' });
-    expect(request.headers['x-api-key']).toBe('sqz_test');
+    expect(request.headers['x-api-key']).toBe(TEST_KEY);
     expect(request.headers['user-agent']).toMatch(/^squeeze-client\//);
     const form = await fields();
     expect(Object.fromEntries([...form].filter(([k]) => k !== 'file'))).toEqual({ quality: '70', format: 'webp', maxWidth: '640', maxHeight: '480' });
@@ -119,16 +119,16 @@ describe('usage', () => {
 
 describe('configuration', () => {
   it('sends the key over plain http to loopback only', () => {
-    expect(() => new Squeeze({ apiKey: 'k', baseUrl: 'http://api.example.com' })).toThrow(/https/);
-    expect(() => new Squeeze({ apiKey: 'k', baseUrl: 'http://10.0.0.1:8787' })).toThrow(/https/);
+    expect(() => new Squeeze({ apiKey: TEST_KEY, baseUrl: 'http://api.example.com' })).toThrow(/https/);
+    expect(() => new Squeeze({ apiKey: TEST_KEY, baseUrl: 'http://10.0.0.1:8787' })).toThrow(/https/);
     for (const ok of ['https://api.example.com', 'http://127.0.0.1:8787', 'http://localhost:8787', 'http://[::1]:8787']) {
-      expect(new Squeeze({ apiKey: 'k', baseUrl: ok }).baseUrl.protocol).toMatch(/^https?:$/);
+      expect(new Squeeze({ apiKey: TEST_KEY, baseUrl: ok }).baseUrl.protocol).toMatch(/^https?:$/);
     }
     expect(() => new Squeeze({ apiKey: ' ', baseUrl: 'https://api.example.com' })).toThrow(/key/);
   });
 
   it('keeps a base path', async () => {
-    await new Squeeze({ apiKey: 'k', baseUrl: `${fake.api.url}/api` }).compress(pngBytes());
+    await new Squeeze({ apiKey: TEST_KEY, baseUrl: `${fake.api.url}/api` }).compress(pngBytes());
     expect(fake.api.requests[0]!.path).toBe('/api/v1/compress');
   });
 });

@@ -2,8 +2,23 @@
 // queued handler (then by the default one), and every request is recorded with its socket and body.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { afterEach, beforeEach } from 'vitest';
-import { Squeeze, type SqueezeOptions } from '../src/index';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { Squeeze, SqueezeError, type SqueezeOptions } from '../src/index';
+
+/** A value shaped like an API key (`sqz_` and 32 base64url characters), as the client requires. */
+export const TEST_KEY = 'sqz_test0000000000000000000000000000';
+
+/** The SqueezeError that `promise` rejects with (a test failure when it resolves or rejects with anything else). */
+export async function failure(promise: Promise<unknown>): Promise<SqueezeError> {
+  const err = await promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(SqueezeError);
+  return err as SqueezeError;
+}
 
 export interface Received {
   method: string;
@@ -78,7 +93,7 @@ export function fakeApiPerTest(fallback?: Handler) {
     get api(): FakeApi {
       return api!;
     },
-    client: (options: Partial<SqueezeOptions> = {}) => new Squeeze({ apiKey: 'sqz_test', baseUrl: api!.url, retryBaseDelayMs: 5, ...options }),
+    client: (options: Partial<SqueezeOptions> = {}) => new Squeeze({ apiKey: TEST_KEY, baseUrl: api!.url, retryBaseDelayMs: 5, ...options }),
   };
 }
 
@@ -87,10 +102,10 @@ const RATE_LIMIT = {
   RateLimit: '"minute";r=59;t=60, "month";r=499;t=86400',
 };
 
-/** A 200 as /v1/compress answers: the image and its headers. */
+/** A 200 as /v1/compress answers: the image (by default the smallest one of its format) and its headers. */
 export function image(options: { bytes?: Uint8Array; format?: string; original?: number; notes?: string; headers?: Record<string, string> } = {}): Handler {
   return (_req, res, body) => {
-    const bytes = options.bytes ?? new Uint8Array([1, 2, 3]);
+    const bytes = options.bytes ?? (options.format === 'webp' ? webpBytes() : options.format === 'jpeg' ? jpegBytes() : pngBytes());
     const original = options.original ?? body.length;
     res.writeHead(200, {
       'Content-Type': `image/${options.format ?? 'png'}`,
@@ -107,7 +122,7 @@ export function image(options: { bytes?: Uint8Array; format?: string; original?:
 }
 
 /** A JSON error as the API sends it. */
-export function apiError(status: number, error: string, options: { retryAfter?: number; resetAt?: string; headers?: Record<string, string> } = {}): Handler {
+export function apiError(status: number, error: string, options: { message?: string; retryAfter?: number; resetAt?: string; headers?: Record<string, string> } = {}): Handler {
   return (_req, res) => {
     res.writeHead(status, {
       'Content-Type': 'application/json',
@@ -115,7 +130,7 @@ export function apiError(status: number, error: string, options: { retryAfter?: 
       ...RATE_LIMIT,
       ...options.headers,
     });
-    res.end(JSON.stringify({ error, message: `fake ${error}`, ...(options.resetAt ? { resetAt: options.resetAt } : {}) }));
+    res.end(JSON.stringify({ error, message: options.message ?? `fake ${error}`, ...(options.resetAt ? { resetAt: options.resetAt } : {}) }));
   };
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Squeeze } from '../src/index';
 import { compressFile, copyFileAtomic, fileBlob, writeFileAtomic } from '../src/node';
-import { apiError, FakeApi, image, pngBytes } from './fake-api';
+import { apiError, FakeApi, image, pngBytes, TEST_KEY } from './fake-api';
 
 let api: FakeApi;
 let dir: string;
@@ -22,11 +22,11 @@ describe('Node file helpers (@squeeze-edge/client/node)', () => {
     const input = join(dir, 'in.png');
     const bytes = pngBytes({ padding: 100_000 });
     await writeFile(input, bytes);
-    api.answer(apiError(503, 'service_unavailable'), image({ bytes: new Uint8Array([7, 7, 7]) }));
-    const result = await compressFile(new Squeeze({ apiKey: 'k', baseUrl: api.url, retryBaseDelayMs: 1 }), input, join(dir, 'out.png'));
+    api.answer(apiError(503, 'service_unavailable'), image({ bytes: pngBytes({ padding: 7 }) }));
+    const result = await compressFile(new Squeeze({ apiKey: TEST_KEY, baseUrl: api.url, retryBaseDelayMs: 1 }), input, join(dir, 'out.png'));
     expect(result.attempts).toBe(2);
     expect(api.requests[1]!.body.includes(Buffer.from(bytes))).toBe(true);
-    expect(await readFile(join(dir, 'out.png'))).toEqual(Buffer.from([7, 7, 7]));
+    expect(await readFile(join(dir, 'out.png'))).toEqual(Buffer.from(pngBytes({ padding: 7 })));
     expect((await fileBlob(input)).size).toBe(bytes.length);
   });
 

@@ -10,13 +10,20 @@ describe('the client package', () => {
     expect(await readFile(typesPath, 'utf8')).toBe(await renderTypes());
   });
 
-  it('uses only web APIs outside its Node entry point (runs on Deno, Bun, Workers, browsers)', async () => {
+  it('uses only web APIs outside its Node entry point (runs on Node, Deno, Bun and Workers alike)', async () => {
     const files = (await readdir(src, { recursive: true })).filter((f) => f.endsWith('.ts') && f !== 'node.ts' && !f.startsWith('generated'));
     expect(files.length).toBeGreaterThan(5);
     for (const file of files) {
       const text = await readFile(new URL(file, src), 'utf8');
       expect(text, file).not.toMatch(/from ['"]node:|\brequire\(|\bprocess\.[a-z]|\bBuffer\./);
     }
+  });
+
+  it('claims no use in web pages, which the API does not allow (no CORS: keys belong on servers)', async () => {
+    const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    for (const text of [pkg.description, readme]) expect(text).not.toMatch(/browsers?[),.]/i);
+    expect(readme).toMatch(/not for web pages: the API grants no cross-origin \(CORS\)\s+access/);
   });
 
   it('has no runtime dependencies', async () => {

@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isSqueezeError, SqueezeError } from '../src/index';
-import { apiError, dropConnection, hang, pngBytes, fakeApiPerTest } from './fake-api';
+import { isSqueezeError } from '../src/index';
+import { apiError, dropConnection, failure, hang, pngBytes, fakeApiPerTest } from './fake-api';
 
 const fake = fakeApiPerTest();
 const client = fake.client;
-
-async function failure(promise: Promise<unknown>): Promise<SqueezeError> {
-  const err = await promise.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(SqueezeError);
-  return err as SqueezeError;
-}
 
 describe('retries', () => {
   it('retries 5xx with backoff, then succeeds', async () => {

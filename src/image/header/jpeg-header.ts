@@ -3,6 +3,10 @@ import type { ImageHeader } from '../types';
 import { u16be } from '../bytes';
 import { walkJpeg } from '../container/jpeg-segments';
 import { baseHeader } from './header-defaults';
+import { MAX_JPEG_SCANS } from '../../limits/cpu';
+
+/** The SOS marker code: the walker keeps each scan from its SOS marker on. */
+const SOS = 0xda;
 
 function corrupt(why: string): ApiError {
   return new ApiError('unsupported_image', `The JPEG data is corrupt: ${why}.`);
@@ -43,18 +47,54 @@ function frameKind(marker: number): { progressive: boolean; arithmetic: boolean 
 export function readJpegHeader(b: Uint8Array): ImageHeader {
   const { segments, scans, complete } = walkJpeg(b);
   let header: ImageHeader | undefined;
+  let frameIds: number[] = [];
   for (const { marker, data } of segments) {
     const kind = frameKind(marker);
     if (kind === 'unsupported') throw new ApiError('unsupported_image', 'Lossless and hierarchical JPEG are not supported.');
-    if (kind) header = readFrame(data, kind);
+    if (kind) {
+      header = readFrame(data, kind);
+      frameIds = header.sampling.map((_, i) => data[6 + 3 * i]!);
+    }
   }
   if (!header) throw corrupt('a scan comes before the frame header');
-  // The first scan's SOS: FF DA, its length, then the number of components it carries.
-  const firstScan = scans[0];
-  const firstScanComponents = firstScan && 'raw' in firstScan && firstScan.raw.length > 4 ? firstScan.raw[4]! : header.sampling.length;
+  const sosHeaders = scans.flatMap((part) => ('raw' in part && part.raw[1] === SOS ? [part.raw] : []));
+  if (sosHeaders.length > MAX_JPEG_SCANS) {
+    throw new ApiError(
+      'unsupported_image',
+      `The JPEG has ${sosHeaders.length} scans; the service decodes at most ${MAX_JPEG_SCANS} (encoders write 1 to about 20).`,
+    );
+  }
+  const work = scanWork(header, frameIds, sosHeaders);
   // libjpeg buffers the whole image's coefficients when the first scan leaves components out (jdinput.c).
-  const coefficientsBuffered = header.progressive || firstScanComponents < header.sampling.length;
-  return { ...header, coefficientsBuffered, complete };
+  const coefficientsBuffered = header.progressive || (work.firstScanComponents ?? header.sampling.length) < header.sampling.length;
+  return { ...header, coefficientsBuffered, scans: sosHeaders.length, scanBlocks: work.blocks, refinedCoefficients: work.refined, complete };
+}
+
+/**
+ * What the scans make the decoder visit (T.81 B.2.3, A.2): a scan of one component visits that component's
+ * blocks, an interleaved scan every block of its components' MCUs; an AC refinement scan (Ah > 0) visits
+ * every coefficient of its band in each block. A cut scan header counts as what it names, if it names it.
+ */
+function scanWork(header: ImageHeader, frameIds: number[], sosHeaders: Uint8Array[]): { blocks: number; refined: number; firstScanComponents?: number } {
+  const hmax = Math.max(...header.sampling.map((c) => c.h));
+  const vmax = Math.max(...header.sampling.map((c) => c.v));
+  const mcus = Math.ceil(header.width / (8 * hmax)) * Math.ceil(header.height / (8 * vmax));
+  const ownBlocks = header.sampling.map(
+    ({ h, v }) => Math.ceil(Math.ceil((header.width * h) / hmax) / 8) * Math.ceil(Math.ceil((header.height * v) / vmax) / 8),
+  );
+  let blocks = 0;
+  let refined = 0;
+  for (const sos of sosHeaders) {
+    // FF DA, length, Ns, Ns x (component id, tables), Ss, Se, Ah/Al.
+    const count = sos[4] ?? 0;
+    if (sos.length < 8 + 2 * count) continue;
+    const components = Array.from({ length: count }, (_, i) => frameIds.indexOf(sos[5 + 2 * i]!)).filter((c) => c >= 0);
+    const scanBlocks = components.length === 1 ? ownBlocks[components[0]!]! : mcus * components.reduce((n, c) => n + header.sampling[c]!.h * header.sampling[c]!.v, 0);
+    const [ss, se, ahAl] = [sos[5 + 2 * count]!, sos[6 + 2 * count]!, sos[7 + 2 * count]!];
+    blocks += scanBlocks;
+    if (ahAl >> 4 > 0 && ss > 0 && se >= ss) refined += scanBlocks * (se - ss + 1);
+  }
+  return { blocks, refined, firstScanComponents: sosHeaders[0]?.[4] };
 }
 
 /** SOFn payload (T.81 B.2.2): precision, height, width, then per component its id, sampling and table. */

@@ -46,6 +46,8 @@ export interface WasmEngine extends ImageEngine {
   lastJob(): { wasmBytes: number; outputBufferBytes: number; inputPasses: number };
   /** The most the engine held (WASM memory and counted JS buffers) since the last call. */
   takePeak(): number;
+  /** How many jobs the engine has started: a refusal before any engine work leaves it unchanged. */
+  jobsStarted(): number;
 }
 
 export interface WasmEngineOptions {
@@ -73,6 +75,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
   const io = new HostIo(memory);
   let live: EngineExports | undefined;
   let last = { wasmBytes: 0, outputBufferBytes: 0, inputPasses: 0 };
+  let started = 0;
 
   function instance(): EngineExports {
     live ??= new WebAssembly.Instance(module, io.imports(memory.acquire())).exports as unknown as EngineExports;
@@ -91,6 +94,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     holdJs: (bytes) => memory.holdJs(bytes),
 
     async transcode(input, header, out) {
+      started++;
       const exports = instance();
       const chosen = plan(header, out);
       const flags =
@@ -125,5 +129,6 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     memoryBytes: () => memory.liveBytes(),
     lastJob: () => last,
     takePeak: () => memory.takePeak(),
+    jobsStarted: () => started,
   };
 }

@@ -7,7 +7,7 @@ import { assertPublicHost, validateUrlSyntax } from './validate-url';
 import { TransientFailure, withRetries } from './with-retries';
 
 /** The interface's "URL fetch timeout", for the whole fetch: DNS, redirects, retries and body. */
-const URL_FETCH_DEADLINE_MS = 5000;
+export const URL_FETCH_DEADLINE_MS = 5000;
 /** decisions.md "URL input": at most 5 redirect hops, each checked like the first url. */
 const MAX_REDIRECTS = 5;
 

@@ -2,8 +2,8 @@ import { ApiError } from '../../errors/api-error';
 import type { Deadline } from './deadline';
 
 /** 3 attempts in all (the interface's "URL fetch attempts"), pausing 100 ms then 300 ms between them. */
-const MAX_ATTEMPTS = 3;
-const backoffMs = (attempted: number) => 100 * 3 ** (attempted - 1);
+export const MAX_ATTEMPTS = 3;
+export const backoffMs = (attempted: number) => 100 * 3 ** (attempted - 1);
 
 /** An answer worth retrying: a 5xx or 429 status. */
 export class TransientFailure extends Error {}

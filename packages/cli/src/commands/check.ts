@@ -1,6 +1,7 @@
 import { EXIT } from '../exit-codes.js';
 import type { Job } from '../plan.js';
 import type { Reporter } from '../report.js';
+import { shown } from '../terminal-text.js';
 import { summarize, type FileRecord, type RunReport } from '../summary.js';
 
 /**
@@ -11,7 +12,7 @@ export function check(jobs: Job[], reporter: Reporter): RunReport {
   const files: FileRecord[] = jobs.map((job) => {
     if (job.done) return { input: job.display, status: 'skipped', originalSize: job.size };
     const error = job.problem ? { code: job.problem.code, message: job.problem.message } : undefined;
-    reporter.line(`not done: ${job.display}${error ? ` (${error.message})` : ''}`);
+    reporter.line(`not done: ${shown(job.display)}${error ? ` (${shown(error.message)})` : ''}`);
     return { input: job.display, status: job.problem ? 'failed' : 'not_done', originalSize: job.size, error };
   });
   const summary = summarize(files);

@@ -78,8 +78,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * This month's usage of the key
-         * @description Successful compressions and bytes this calendar month (UTC); the quota resets at 00:00 UTC on the 1st.
+         * This month's usage of your account
+         * @description The account's successful compressions and bytes this calendar month (UTC), all its keys together (what the monthly quota counts), and the calling key's own share in `key`. The quota resets at 00:00 UTC on the 1st.
          */
         get: operations["usage"];
         put?: never;
@@ -101,7 +101,7 @@ export interface components {
             /** @description Public https image URL; takes priority over image */
             url?: string;
             /**
-             * @description 1 to 100; the same number means about the same visual quality in every format (fitted on butteraugli and SSIMULACRA2): mozjpeg's familiar scale, mapped onto jpegli (the JPEG encoder), WebP and lossy PNG. PNG is lossless at 100 and below it quantised to a dithered palette of as few colours (at most 256) as the quality allows; a graphic keeps every colour that stands apart, and comes back exact when all do.
+             * @description Visual quality, from 1 (smallest file) to 100 (best look). The default, 80, suits most photos; 60 to 75 makes smaller files where fine detail matters less. The same number gives about the same look in JPEG, WebP and PNG output. For PNG, 100 is lossless; below 100 the colours are reduced to a palette of at most 256, and a graphic with few colours comes back exact.
              * @default 80
              */
             quality: number;
@@ -111,7 +111,9 @@ export interface components {
              * @enum {string}
              */
             format: "auto" | "jpeg" | "png" | "webp";
+            /** @description Largest width of the result, in pixels, as the image is displayed (after its EXIF rotation). A larger image is scaled down to fit, keeping its aspect ratio; a smaller one is never enlarged. */
             maxWidth?: number;
+            /** @description Largest height of the result, in pixels, as the image is displayed (after its EXIF rotation). A larger image is scaled down to fit, keeping its aspect ratio; a smaller one is never enlarged. */
             maxHeight?: number;
         };
         CompressMultipartRequest: {
@@ -121,7 +123,7 @@ export interface components {
              */
             file: string;
             /**
-             * @description 1 to 100; the same number means about the same visual quality in every format (fitted on butteraugli and SSIMULACRA2): mozjpeg's familiar scale, mapped onto jpegli (the JPEG encoder), WebP and lossy PNG. PNG is lossless at 100 and below it quantised to a dithered palette of as few colours (at most 256) as the quality allows; a graphic keeps every colour that stands apart, and comes back exact when all do.
+             * @description Visual quality, from 1 (smallest file) to 100 (best look). The default, 80, suits most photos; 60 to 75 makes smaller files where fine detail matters less. The same number gives about the same look in JPEG, WebP and PNG output. For PNG, 100 is lossless; below 100 the colours are reduced to a palette of at most 256, and a graphic with few colours comes back exact.
              * @default 80
              */
             quality: number;
@@ -131,7 +133,9 @@ export interface components {
              * @enum {string}
              */
             format: "auto" | "jpeg" | "png" | "webp";
+            /** @description Largest width of the result, in pixels, as the image is displayed (after its EXIF rotation). A larger image is scaled down to fit, keeping its aspect ratio; a smaller one is never enlarged. */
             maxWidth?: number;
+            /** @description Largest height of the result, in pixels, as the image is displayed (after its EXIF rotation). A larger image is scaled down to fit, keeping its aspect ratio; a smaller one is never enlarged. */
             maxHeight?: number;
         };
         DemoMultipartRequest: {
@@ -153,12 +157,14 @@ export interface components {
         UsageResponse: {
             /** @enum {string} */
             plan: "free" | "pro" | "business";
+            /** @description The account's successful compressions this month, all its keys together, against its plan's monthly limit; resetAt is 00:00 UTC on the 1st */
             usage: {
                 current: number;
                 limit: number;
                 /** Format: date-time */
                 resetAt: string;
             };
+            /** @description The account's bytes this month: sent, returned and saved */
             totals: {
                 bytesIn: number;
                 bytesOut: number;
@@ -198,7 +204,7 @@ export interface components {
         "X-Original-Size": number;
         /** @description Size of the returned image in bytes. */
         "X-Compressed-Size": number;
-        /** @description round(100 × (original − compressed) / original); negative only when a resize or format change made the output larger. */
+        /** @description round(100 × (original − compressed) / original), halves away from zero; negative only when a resize or format change made the output larger. */
         "X-Savings-Percent": number;
         /** @description Format of the returned image. */
         "X-Output-Format": "jpeg" | "png" | "webp";
