@@ -20,8 +20,7 @@ const WHY_NOT: Record<Refusal, string> = {
  * to its account (remembered by the isolate after the first time, keys/key-accounts.ts), then one call
  * to the account's object (durable/account-gate.ts), which says whether the key works, counts the
  * minute window and, for a compression (`holdQuotaSlot`), holds a slot of the month. limitPerMinute()
- * and quotaSlot() then act on its answer without another trip. A held slot that the route did not
- * commit (the request failed) is released before the answer.
+ * and quotaSlot() then act on its answer without another trip.
  */
 export function authenticate(options: { holdQuotaSlot?: boolean } = {}): MiddlewareHandler<AppEnv> {
   return async function authenticateMiddleware(c, next) {
@@ -43,7 +42,5 @@ export function authenticate(options: { holdQuotaSlot?: boolean } = {}): Middlew
     const slot = admission.slotId ? new QuotaSlot(accountGate(c.env, accountId), admission.slotId, c.executionCtx) : undefined;
     c.set('quotaSlot', slot);
     await next();
-    // A compression that did not commit failed: its slot goes back before the answer.
-    await slot?.release();
   };
 }

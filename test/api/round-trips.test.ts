@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runExclusive } from '../../src/image/job-queue';
+import { QUEUED_INPUT_BYTES } from '../../src/limits/memory';
+import { syntheticPng } from '../engine/synthetic-png';
 import { call, createKey, fixture, form } from '../helpers/api';
+import { freezeClock } from '../helpers/clock';
+import { compressionsThisMonth } from '../helpers/usage';
 import { callCounting, serverTimingNames, serverTimingTrips, type BindingCall } from '../helpers/round-trips';
 import { fakeNetwork, PUBLIC_IPV4 } from '../url/fake-network';
 
@@ -90,6 +95,34 @@ describe('round trips per request', () => {
       { kind: 'do', desc: 'ACCOUNT_GATE.admit' },
       { kind: 'do', desc: 'ACCOUNT_GATE.release' },
     ]);
+  });
+
+  it('a compression the busy engine turns away (503) is charged nothing: one more trip gives back its slot and its minute hit', async () => {
+    freezeClock();
+    const { key } = await createKey('free');
+    const before = await call('/v1/usage', { headers: { 'X-API-Key': key } });
+    expect(before.headers.get('RateLimit-Remaining')).toBe('59');
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // A job in the engine holding most of the isolate's waiting bound: a 9 MB image does not fit beside it.
+    const running = runExclusive({ inputBytes: QUEUED_INPUT_BYTES - 8 * 1_048_576, cpuMs: 3000 }, () => gate);
+    try {
+      const busy = await callCounting('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', syntheticPng(1800, 1700, false)) });
+      expect(busy.response.status).toBe(503);
+      expect(busy.all).toEqual([
+        { kind: 'do', what: 'admit', settled: true },
+        { kind: 'do', what: 'release', settled: true },
+      ]);
+      // The answer says so (the window as the usage request left it), and the next request finds it so.
+      expect(busy.response.headers.get('RateLimit-Remaining')).toBe('59');
+      expect(busy.response.headers.get('RateLimit')).toMatch(/"month";r=500;/);
+    } finally {
+      open();
+      await running;
+    }
+    const after = await call('/v1/usage', { headers: { 'X-API-Key': key } });
+    expect(after.headers.get('RateLimit-Remaining')).toBe('58');
+    expect(await compressionsThisMonth(key)).toBe(0);
   });
 });
 
