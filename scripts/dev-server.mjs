@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { applyMigrations, LOCAL_MODE_VARS, wranglerBin, wranglerEnv } from './wrangler.mjs';
+import { applyMigrations, localModeVars, wranglerBin, wranglerEnv } from './wrangler.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -77,12 +77,12 @@ export async function startWranglerDev({ state: givenState, preferredPort = 8799
     const port = await freePort(preferredPort);
     const inspectorPort = await freePort();
     if (stopped) throw new Error('stopped while starting');
-    const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false', ...LOCAL_MODE_VARS];
+    const url = `http://127.0.0.1:${port}`;
+    const args = ['dev', '--port', String(port), '--ip', '127.0.0.1', '--inspector-port', String(inspectorPort), '--persist-to', state, '--show-interactive-dev-session=false', ...localModeVars(url)];
     // Its own process group, so stopping it also ends workerd, which wrangler starts as a child.
     child = spawn(process.execPath, [wranglerBin, ...args], { cwd: root, env: wranglerEnv, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (d) => output.push(String(d)));
     child.stderr.on('data', (d) => output.push(String(d)));
-    const url = `http://127.0.0.1:${port}`;
     await waitForHealth(url, child, output, timeoutMs);
     return { url, output, stop, state, pid: child.pid };
   } catch (err) {

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -8,21 +9,45 @@ import { fileURLToPath } from 'node:url';
 export const LOCAL_STATE = process.env.SQUEEZE_STATE ?? '.wrangler/state';
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const wranglerBin = fileURLToPath(new URL('../node_modules/wrangler/bin/wrangler.js', import.meta.url));
-// No telemetry or update checks: the machine may have no network at all.
-export const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: process.env.CI ?? '1', NO_COLOR: '1' };
+/**
+ * Wrangler's documented switches for a machine that may have no network: no telemetry (and no notice about
+ * it), and no fetch of the `Request.cf` placeholder from workers.cloudflare.com (the Worker reads no
+ * `request.cf`; offline that fetch printed an ENOTFOUND stack trace on every start). Real errors still print.
+ */
+export const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: process.env.CI ?? '1', NO_COLOR: '1' };
+
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\]|localhost)$/;
+export const isLoopbackHost = (host) => LOOPBACK.test(host);
+
+/**
+ * The origin a dev server listening on `ip`:`port` is reached at, for its links: the address itself, or for
+ * 0.0.0.0 and :: (every interface) this machine's first external address.
+ */
+export function listeningOrigin(ip, port) {
+  let host = ip;
+  if (ip === '0.0.0.0' || ip === '::' || ip === '*') {
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .filter((i) => i && !i.internal);
+    host = (external.find((i) => i.family === 'IPv4') ?? external[0])?.address ?? 'localhost';
+  }
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+}
 
 /**
  * The operator token of local mode: `npm run key` and `npm run account` send it to the local Worker's
- * /operator/* (src/routes/operator.ts), which listens on loopback only. A deployed Worker has its own
- * secret (README, "Operator commands").
+ * /operator/* (src/routes/operator.ts). A deployed Worker has its own secret (README, "Operator commands").
  */
 export const LOCAL_OPERATOR_TOKEN = 'local-operator';
 
 /**
- * Local mode, for `npm start` and the scripts' dev servers: mail goes to the Worker's outbox (the link is
- * printed in the terminal and served at /dev/outbox to loopback clients) instead of being sent.
+ * Local mode, for `npm start` and the scripts' dev servers: mail goes to the Worker's outbox instead of
+ * being sent (the link is printed in the terminal), and links point at `origin`, where the server listens.
+ * The Worker serves /dev/outbox only when that origin is a loopback one (src/routes/dev-outbox.tsx).
  */
-export const LOCAL_MODE_VARS = ['--var', 'MAIL_TRANSPORT:outbox', '--var', `OPERATOR_TOKEN:${LOCAL_OPERATOR_TOKEN}`];
+export function localModeVars(origin) {
+  return ['--var', 'MAIL_TRANSPORT:outbox', '--var', `PUBLIC_ORIGIN:${origin}`, '--var', `OPERATOR_TOKEN:${LOCAL_OPERATOR_TOKEN}`];
+}
 
 /** Runs wrangler with the project's Node (22, from the `node` devDependency) and captures its output. */
 export function runWrangler(args) {

@@ -13,7 +13,8 @@ export interface Bindings {
   /**
    * How sign-in mail leaves: `outbox` is local mode (`npm start`, tests: kept in the Worker and served at
    * /dev/outbox to loopback clients), `cloudflare` sends through the EMAIL binding, `resend` through
-   * Resend's HTTPS API with RESEND_API_KEY. Unset: sign-in answers 503 rather than pretend to send.
+   * Resend's HTTPS API with RESEND_API_KEY. Unset or incomplete: sign-up is "not available" (503) and
+   * the log says what is missing, rather than pretend to send.
    */
   MAIL_TRANSPORT?: string;
   /** The sender of sign-in mail, e.g. `Squeeze <login@example.com>`. */
@@ -22,8 +23,15 @@ export interface Bindings {
   RESEND_API_KEY?: string;
   /** The secret the operator commands send to /operator/* (routes/operator.ts); unset, those paths are 404. */
   OPERATOR_TOKEN?: string;
-  /** Where the plan page tells users to ask for an upgrade. */
+  /** Where the plan page tells users to ask for an upgrade (else MAIL_FROM's address). */
   SUPPORT_EMAIL?: string;
+  /**
+   * The origin users open the service at, e.g. `https://squeeze.example.com`: sign-in links point there,
+   * never at the Host a request named. `npm start` sets its own listening origin (mail/mail-setup.ts).
+   */
+  PUBLIC_ORIGIN?: string;
+  /** The most sign-in emails the whole service sends an hour (default 1000). */
+  MAIL_PER_HOUR?: string;
 }
 
 /** What middleware hands to the routes. */

@@ -84,7 +84,11 @@ export function DashboardPage({ session, plan, month, resetMs, days, keys }: Das
   );
 }
 
-export function PlanPage({ session, plans, supportEmail }: { session: Session; plans: Plan[]; supportEmail: string | undefined }) {
+/** Where the plan page sends upgrade requests: an address, or in local mode the operator command. */
+export type UpgradeContact = { address: string } | 'local-mode' | null;
+
+export function PlanPage({ session, plans, contact }: { session: Session; plans: Plan[]; contact: UpgradeContact }) {
+  const from = session.email ?? 'your account’s address';
   return (
     <Page title="Plans" session={session} current="plan">
       <h1>Plans</h1>
@@ -110,13 +114,18 @@ export function PlanPage({ session, plans, supportEmail }: { session: Session; p
       <p>
         There is no billing here yet: the operator of this service changes plans by hand, and the change shows in your{' '}
         <a href="/dashboard/security">activity</a>.{' '}
-        {supportEmail ? (
+        {contact === 'local-mode' ? (
           <>
-            To ask for an upgrade, write to <a href={`mailto:${supportEmail}?subject=${encodeURIComponent('Plan upgrade')}`}>{supportEmail}</a>{' '}
-            from {session.email ?? 'your account’s address'}, naming the plan you want.
+            This server runs in local mode, so that is whoever started it: in its folder,{' '}
+            <code>npm run account -- plan {session.email ?? '<account id>'} pro</code> moves this account to Pro.
+          </>
+        ) : contact ? (
+          <>
+            To ask for an upgrade, write to <a href={`mailto:${contact.address}?subject=${encodeURIComponent('Plan upgrade')}`}>{contact.address}</a>{' '}
+            from {from}, naming the plan you want.
           </>
         ) : (
-          <>To ask for an upgrade, write to the operator of this service from {session.email ?? 'your account’s address'}, naming the plan you want.</>
+          <>This service has not published where to ask for an upgrade yet; until its operator changes it, your plan stays as it is.</>
         )}
       </p>
     </Page>

@@ -10,7 +10,7 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
   forbidden: 'Refused: this request came from another site',
   not_found: 'Not found',
   rate_limited: 'Too many requests',
-  service_unavailable: 'Try again in a minute',
+  service_unavailable: 'Not available right now',
 };
 
 /**

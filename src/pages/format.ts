@@ -35,6 +35,11 @@ export function dateTime(at: string | number): string {
   return `${day(at)}, ${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')} UTC`;
 }
 
+/** Text with every ISO time in it (an audit detail such as "ends 2026-11-24T16:47:05.000Z") written as dateTime does. */
+export function friendlyTimes(text: string): string {
+  return text.replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z\b/g, (iso) => dateTime(iso));
+}
+
 /** A browser and system in a few words, from a User-Agent header. */
 export function browserName(userAgent: string | null): string {
   if (!userAgent) return 'Unknown browser';

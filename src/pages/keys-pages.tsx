@@ -159,17 +159,17 @@ export function KeysPage({ session, plan, keys, nameError, nameValue, notice }: 
   );
 }
 
-interface NewKeyPageProps {
-  session: Session;
+/** What the page after a create or a roll shows, once. */
+export interface NewKey {
   secret: string;
   name: string | null;
-  origin: string;
   /** Set after a roll: when the old secret stops working. */
   oldKeyEnds?: 'now' | '24h';
 }
 
 /** The only time a key's secret is shown. The page is never cached (no-store, like every dashboard page). */
-export function NewKeyPage({ session, secret, name, origin, oldKeyEnds }: NewKeyPageProps) {
+export function NewKeyPage({ session, newKey, origin }: { session: Session; newKey: NewKey; origin: string }) {
+  const { secret, name, oldKeyEnds } = newKey;
   return (
     <Page title="Your new key" session={session} current="keys" scripts={['/assets/dashboard.js']}>
       <h1>{oldKeyEnds ? 'Your rolled key' : 'Your new key'}</h1>
@@ -201,6 +201,24 @@ export function NewKeyPage({ session, secret, name, origin, oldKeyEnds }: NewKey
       <p>
         <a class="button" href="/dashboard/keys">
           I have copied it
+        </a>
+      </p>
+    </Page>
+  );
+}
+
+/** The new-key page again (a reload, the back button): the secret was shown once and is gone. */
+export function KeyShownPage({ session }: { session: Session }) {
+  return (
+    <Page title="Key already shown" session={session} current="keys">
+      <h1>This key was shown once</h1>
+      <p class="lead">
+        A new key is shown only once, right after it is made, and only its hash is stored: it cannot be shown again. If you
+        did not copy it, roll it on the keys page for a new secret with the same name, or revoke it.
+      </p>
+      <p>
+        <a class="button" href="/dashboard/keys">
+          Go to your keys
         </a>
       </p>
     </Page>

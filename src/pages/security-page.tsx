@@ -2,7 +2,7 @@ import type { Session } from '../sessions/sessions';
 import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../sessions/sessions';
 import type { AuditEvent, AuditEventName } from '../store/audit';
 import type { ListedSession } from '../store/sessions';
-import { browserName, dateTime } from './format';
+import { browserName, dateTime, friendlyTimes } from './format';
 import { Page } from './layout';
 import { PostButton, Table } from './parts';
 
@@ -57,7 +57,7 @@ export function SecurityPage({ session, sessions, events }: { session: Session; 
             <tr>
               <th scope="row">{EVENTS[e.event] ?? e.event}</th>
               <td data-label="When">{dateTime(e.at)}</td>
-              <td data-label="Details">{e.detail ?? ''}</td>
+              <td data-label="Details">{friendlyTimes(e.detail ?? '')}</td>
               <td data-label="By">{e.actor === 'operator' ? 'Operator' : 'You'}</td>
             </tr>
           ))}

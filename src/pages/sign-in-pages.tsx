@@ -1,11 +1,12 @@
 import { EMAIL_MAX, PERSON_NAME_MAX } from '../schemas/forms';
-import { LINK_LIFETIME_MS } from '../sessions/sign-in-links';
+import { LINK_COALESCE_MS, LINK_LIFETIME_MS } from '../sessions/sign-in-links';
 import { Page } from './layout';
 import { TextField } from './parts';
 
 /** The passwordless flow's pages: sign up, sign in, "check your email", confirm, and a link that no longer works. */
 
 const MINUTES = LINK_LIFETIME_MS / 60_000;
+const COALESCE_MINUTES = LINK_COALESCE_MS / 60_000;
 
 export interface FormState {
   values?: { name?: string; email?: string };
@@ -80,7 +81,24 @@ export function LinkSentPage({ localMode }: { localMode: boolean }) {
         </div>
       )}
       <p>
-        Nothing arrived? Look in your spam folder, or <a href="/signin">ask for a new link</a>.
+        We send an address at most one link every {COALESCE_MINUTES} minutes: if you asked a moment ago, the link that came
+        then is the one to open. Nothing arrived? Look in your spam folder, or <a href="/signin">ask again</a> in a few minutes.
+      </p>
+    </Page>
+  );
+}
+
+/** A deployment that cannot send mail: nothing here says why (the operator's log does). */
+export function SignUpUnavailablePage() {
+  return (
+    <Page title="Sign-up is not available">
+      <h1>Sign-up is not available</h1>
+      <p class="lead">
+        This service cannot send sign-in emails at the moment, so signing up and signing in are turned off. Nothing you did
+        caused this. Keys you already have keep working.
+      </p>
+      <p>
+        Try again later. In the meantime, the <a href="/">demo</a> needs no account.
       </p>
     </Page>
   );

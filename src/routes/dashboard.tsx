@@ -1,20 +1,25 @@
 import { Hono, type Context } from 'hono';
-import type { AppEnv } from '../env';
+import type { AppEnv, Bindings } from '../env';
 import { ApiError } from '../errors/api-error';
 import { createAccountKey, revokeAccountKey, rollAccountKey } from '../keys/account-keys';
 import { flushAccountUsage } from '../limits/account-calls';
 import { monthWindow } from '../limits/month';
-import { DashboardPage, PlanPage } from '../pages/dashboard-page';
-import { KeysPage, NewKeyPage } from '../pages/keys-pages';
+import { DashboardPage, PlanPage, type UpgradeContact } from '../pages/dashboard-page';
+import { KeyShownPage, KeysPage, NewKeyPage, type NewKey } from '../pages/keys-pages';
 import { renderPage } from '../pages/layout';
 import { SecurityPage } from '../pages/security-page';
 import { chartDays, firstChartDay } from '../pages/usage-chart';
 import { formFields, keyNameForm, readForm, rollForm } from '../schemas/forms';
+import { readMailSetup, senderAddress } from '../mail/mail-setup';
+import { openAfterRedirect, sealForRedirect } from '../sessions/sealed-cookie';
 import { endOtherSessions, endSession, liveSessions } from '../sessions/sessions';
 import { findPlan, listPlans } from '../store/accounts';
 import { recentAuditEvents } from '../store/audit';
 import { listAccountKeys } from '../store/keys';
 import { readAccountDailyUsage, readAccountMonthUsage } from '../store/usage';
+
+const NEW_KEY_PATH = '/dashboard/keys/new';
+const NEW_KEY_COOKIE = 'new-key';
 
 /** The signed-in pages (requireSession runs first, see app.ts): overview, keys, security, plan. */
 export const dashboardRoutes = new Hono<AppEnv>()
@@ -32,7 +37,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
     ]);
     return renderPage(c, <DashboardPage session={session} plan={plan} month={usage} resetMs={month.resetMs} days={chartDays(days, nowMs)} keys={keys} />);
   })
-  .get('/dashboard/plan', async (c) => renderPage(c, <PlanPage session={c.var.session} plans={await listPlans(c.env.DB)} supportEmail={c.env.SUPPORT_EMAIL} />))
+  .get('/dashboard/plan', async (c) => renderPage(c, <PlanPage session={c.var.session} plans={await listPlans(c.env.DB)} contact={upgradeContact(c.env)} />))
   .get('/dashboard/keys', (c) => keysPage(c))
   .post('/dashboard/keys', async (c) => {
     const fields = await formFields(c.req.raw);
@@ -40,7 +45,16 @@ export const dashboardRoutes = new Hono<AppEnv>()
     if (!form.ok) return keysPage(c, { nameError: form.errors.name, nameValue: fields.name }, 400);
     const created = await createAccountKey(c.env.DB, c.var.session.accountId, form.data.name);
     if (!created) return keysPage(c, { notice: 'You already have 10 working keys. Revoke one you no longer use first.', nameValue: form.data.name }, 400);
-    return renderPage(c, <NewKeyPage session={c.var.session} secret={created.key} name={form.data.name} origin={new URL(c.req.url).origin} />);
+    return showNewKey(c, { secret: created.key, name: form.data.name });
+  })
+  .get(NEW_KEY_PATH, async (c) => {
+    const sealed = await openAfterRedirect(c, NEW_KEY_COOKIE, NEW_KEY_PATH);
+    const { session } = c.var;
+    if (!sealed) return renderPage(c, <KeyShownPage session={session} />);
+    const setup = readMailSetup(c.env);
+    // The try-it command names the origin the service is published at (the request's only if that is unset).
+    const origin = setup.ok ? setup.origin : new URL(c.req.url).origin;
+    return renderPage(c, <NewKeyPage session={session} newKey={JSON.parse(sealed) as NewKey} origin={origin} />);
   })
   .post('/dashboard/keys/:id/revoke', async (c) => {
     if (!(await revokeAccountKey(c.env, c.var.session.accountId, c.req.param('id')))) throw new ApiError('not_found', 'You have no such key.');
@@ -55,10 +69,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
     if (rolled === 'too_many') {
       return keysPage(c, { notice: 'Keeping the old key for 24 hours would make 11 working keys: end it now, or revoke another key first.' }, 400);
     }
-    return renderPage(
-      c,
-      <NewKeyPage session={c.var.session} secret={rolled.key} name={rolled.name} origin={new URL(c.req.url).origin} oldKeyEnds={form.data.ends} />,
-    );
+    return showNewKey(c, { secret: rolled.key, name: rolled.name, oldKeyEnds: form.data.ends });
   })
   .get('/dashboard/security', async (c) => {
     const { session } = c.var;
@@ -73,6 +84,23 @@ export const dashboardRoutes = new Hono<AppEnv>()
     if (!(await endSession(c.env.DB, c.var.session, c.req.param('id')))) throw new ApiError('not_found', 'You have no such session.');
     return c.redirect('/dashboard/security', 303);
   });
+
+/** SUPPORT_EMAIL, else the address sign-in mail comes from (replies reach the operator), else local mode's command. */
+function upgradeContact(env: Bindings): UpgradeContact {
+  if (env.SUPPORT_EMAIL) return { address: env.SUPPORT_EMAIL };
+  const setup = readMailSetup(env);
+  if (setup.ok && setup.transport === 'outbox') return 'local-mode';
+  return setup.ok && env.MAIL_FROM ? { address: senderAddress(env.MAIL_FROM) } : null;
+}
+
+/**
+ * A new key is shown after a redirect (POST, 303, GET), so a reload never makes another: the secret
+ * crosses the redirect in a cookie sealed to the session (sessions/sealed-cookie.ts), never in the URL.
+ */
+async function showNewKey(c: Context<AppEnv>, newKey: NewKey): Promise<Response> {
+  await sealForRedirect(c, NEW_KEY_COOKIE, NEW_KEY_PATH, JSON.stringify(newKey));
+  return c.redirect(NEW_KEY_PATH, 303);
+}
 
 async function keysPage(
   c: Context<AppEnv>,

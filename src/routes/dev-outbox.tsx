@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors/api-error';
+import { readMailSetup } from '../mail/mail-setup';
 import { latestOutboxMessage, outboxMessages } from '../mail/outbox';
 import { parseIpAddress, unmapIpv4 } from '../net/ip-literal';
 import { pageHeaders } from '../middleware/page-headers';
@@ -17,12 +18,16 @@ function isLoopback(header: string | undefined): boolean {
 
 /**
  * Local mode's outbox: /dev/outbox lists the messages, /dev/outbox/latest?to=EMAIL gives the newest
- * one for an address as JSON. Only in local mode (MAIL_TRANSPORT=outbox) and only for loopback
- * clients; anywhere else these paths are the same 404 as any unknown path.
+ * one for an address as JSON. Anywhere else these paths are the same 404 as any unknown path. Nothing
+ * in a request tells the Worker its socket peer (wrangler dev keeps a client-sent CF-Connecting-IP), so
+ * the outbox is served only by a server that says it listens on loopback alone: local mode with a
+ * loopback PUBLIC_ORIGIN, which `npm start` sets only when it listens on loopback (scripts/wrangler.mjs).
+ * The loopback CF-Connecting-IP check below then only stands in for a well-behaved client.
  */
 export const devOutboxRoutes = new Hono<AppEnv>()
   .use('/dev/*', async (c, next) => {
-    if (c.env.MAIL_TRANSPORT !== 'outbox' || !isLoopback(c.req.header('CF-Connecting-IP'))) throw new ApiError('not_found');
+    const setup = readMailSetup(c.env);
+    if (!setup.ok || !setup.localOutbox || !isLoopback(c.req.header('CF-Connecting-IP'))) throw new ApiError('not_found');
     await next();
   })
   .get('/dev/outbox', pageHeaders(), (c) => renderPage(c, <OutboxPage messages={outboxMessages()} />))

@@ -1,36 +1,46 @@
 import { Hono, type Context } from 'hono';
+import type { Child } from 'hono/jsx';
 import type { AppEnv } from '../env';
-import { countSignInRequest } from '../limits/sign-in-requests';
-import { signInMessage } from '../mail/message';
-import { sendMail } from '../mail/send-mail';
-import { AccountDisabledPage, ConfirmPage, LinkExpiredPage, LinkSentPage, SignInPage, SignUpPage } from '../pages/sign-in-pages';
+import { readMailSetup, type WorkingMailSetup } from '../mail/mail-setup';
+import { MailSetupError } from '../mail/send-mail';
+import { AccountDisabledPage, ConfirmPage, LinkExpiredPage, LinkSentPage, SignInPage, SignUpPage, SignUpUnavailablePage } from '../pages/sign-in-pages';
 import { renderPage } from '../pages/layout';
 import { confirmForm, formFields, readForm, signInForm, signUpForm } from '../schemas/forms';
+import { sendSignInLink } from '../sessions/send-sign-in-link';
 import { readSession, signOut, startSession } from '../sessions/sessions';
-import { issueSignInLink, signInLinkWorks, useSignInLink } from '../sessions/sign-in-links';
+import { signInLinkWorks, useSignInLink } from '../sessions/sign-in-links';
 import { auditStatement } from '../store/audit';
 import { findOrCreateAccount } from '../store/accounts';
 
 /**
  * The passwordless flow: /signup and /signin send a link (the same answer whether or not the address
  * has an account); the link opens a confirm page; its POST signs in, making the account the first time.
+ * Without a working mail setup, both forms give way to a page saying sign-up is not available, and the
+ * log says why.
  */
 export const signInRoutes = new Hono<AppEnv>()
-  .get('/signup', (c) => renderPage(c, <SignUpPage />))
+  .get('/signup', (c) => formPage(c, <SignUpPage />))
   .post('/signup', async (c) => {
+    const setup = workingMailSetup(c);
+    if (!setup) return notAvailable(c);
     const fields = await formFields(c.req.raw);
     const form = readForm(signUpForm, fields);
     if (!form.ok) return renderPage(c, <SignUpPage values={fields} errors={form.errors} />, 400);
-    return sendLink(c, form.data.email, form.data.name);
+    return sendLink(c, setup, form.data.email, form.data.name);
   })
-  .get('/signin', (c) => renderPage(c, <SignInPage />))
+  .get('/signin', (c) => formPage(c, <SignInPage />))
   .post('/signin', async (c) => {
+    const setup = workingMailSetup(c);
+    if (!setup) return notAvailable(c);
     const fields = await formFields(c.req.raw);
     const form = readForm(signInForm, fields);
     if (!form.ok) return renderPage(c, <SignInPage values={fields} errors={form.errors} />, 400);
-    return sendLink(c, form.data.email, null);
+    return sendLink(c, setup, form.data.email, null);
   })
-  .get('/auth/sent', (c) => renderPage(c, <LinkSentPage localMode={c.env.MAIL_TRANSPORT === 'outbox'} />))
+  .get('/auth/sent', (c) => {
+    const setup = readMailSetup(c.env);
+    return renderPage(c, <LinkSentPage localMode={setup.ok && setup.localOutbox} />);
+  })
   .get('/auth/confirm', async (c) => {
     // The token is in this page's URL: it must not leave in a Referer.
     c.header('Referrer-Policy', 'no-referrer');
@@ -60,11 +70,35 @@ export const signInRoutes = new Hono<AppEnv>()
     return c.redirect('/', 303);
   });
 
-async function sendLink(c: Context<AppEnv>, email: string, name: string | null): Promise<Response> {
-  await countSignInRequest(c.env, email, c.req.header('CF-Connecting-IP'), c.var.nowMs);
-  // The link leads back to the host this request came to: Cloudflare runs the Worker only for its own
-  // routes, so a forged Host header cannot point a link elsewhere.
-  const link = await issueSignInLink(c.env.DB, new URL(c.req.url).origin, email, name);
-  await sendMail(c.env, signInMessage(email, link));
+/** A sign-up or sign-in form: a signed-in user goes to the dashboard instead; without mail, not available. */
+async function formPage(c: Context<AppEnv>, page: Child): Promise<Response> {
+  if (await readSession(c)) return c.redirect('/dashboard', 303);
+  return workingMailSetup(c) ? renderPage(c, page) : notAvailable(c);
+}
+
+/** The mail setup, or null after telling the operator, in the log, what is wrong with it. */
+function workingMailSetup(c: Context<AppEnv>): WorkingMailSetup | null {
+  const setup = readMailSetup(c.env);
+  if (setup.ok) return setup;
+  for (const problem of setup.problems) reportSetupProblem(problem);
+  return null;
+}
+
+function reportSetupProblem(problem: string): void {
+  console.error(`[config] Sign-up and sign-in are off: ${problem} (README, "Deploy")`);
+}
+
+function notAvailable(c: Context<AppEnv>): Response {
+  return renderPage(c, <SignUpUnavailablePage />, 503);
+}
+
+async function sendLink(c: Context<AppEnv>, setup: WorkingMailSetup, email: string, name: string | null): Promise<Response> {
+  try {
+    await sendSignInLink(c.env, setup, { email, name, clientIp: c.req.header('CF-Connecting-IP'), nowMs: c.var.nowMs });
+  } catch (err) {
+    if (!(err instanceof MailSetupError)) throw err;
+    reportSetupProblem(err.message);
+    return notAvailable(c);
+  }
   return c.redirect('/auth/sent', 303);
 }

@@ -62,9 +62,22 @@ export async function startSession(c: Context<AppEnv>, accountId: string, also: 
   });
 }
 
+/** The id and secret this request's session cookie holds, unchecked. */
+function cookieParts(c: Context<AppEnv>): string[] {
+  return (getCookie(c, COOKIE, 'host') ?? '').split('.');
+}
+
+/**
+ * The secret half of this request's session cookie, to derive keys from (sealed-cookie.ts). Only after
+ * requireSession checked it against the stored hash.
+ */
+export function sessionSecret(c: Context<AppEnv>): string | null {
+  return c.var.session ? (cookieParts(c)[1] ?? null) : null;
+}
+
 /** The live session this request's cookie names, or null: unknown, ended, expired, wrong secret, disabled account. */
 export async function readSession(c: Context<AppEnv>): Promise<Session | null> {
-  const [id, secret, extra] = (getCookie(c, COOKIE, 'host') ?? '').split('.');
+  const [id, secret, extra] = cookieParts(c);
   if (!id || !secret || extra !== undefined || id.length > 64 || secret.length > 64) return null;
   const record = await findSession(c.env.DB, id);
   if (!record || record.ended || record.accountDisabled) return null;

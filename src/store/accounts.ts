@@ -54,6 +54,11 @@ export async function findOrCreateAccount(
   return { account: toAccount(row), created: inserted.meta.changes === 1 };
 }
 
+/** Whether `email` (lowercased) is the address of an account that can sign in. */
+export async function hasWorkingAccount(db: D1Database, email: string): Promise<boolean> {
+  return (await db.prepare('SELECT 1 AS found FROM accounts WHERE email = ? AND disabled_at IS NULL').bind(email).first()) !== null;
+}
+
 export async function listPlans(db: D1Database): Promise<Plan[]> {
   const { results } = await db
     .prepare('SELECT name, per_minute, monthly_quota FROM plans ORDER BY monthly_quota')

@@ -1,16 +1,30 @@
 /** Typed D1 queries on sign-in links. The rules (lifetime, single use) are in src/sessions/sign-in-links.ts. */
 
-/** Stores a link by its token's hash, and drops links that expired more than a day ago. */
-export async function insertSignInLink(
+/**
+ * Stores a link by its token's hash unless the address has an unused one made since `coalesceSinceMs`
+ * (one statement, so of concurrent requests one stores), and drops links that expired more than a day
+ * ago. True when it was stored.
+ */
+export async function insertSignInLinkUnlessRecent(
   db: D1Database,
   link: { tokenHash: string; email: string; name: string | null; nowMs: number; expiresMs: number },
-): Promise<void> {
-  await db.batch([
+  coalesceSinceMs: number,
+): Promise<boolean> {
+  const [inserted] = await db.batch([
     db
-      .prepare('INSERT INTO sign_in_links (token_hash, email, name, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?)')
-      .bind(link.tokenHash, link.email, link.name, link.nowMs, link.expiresMs),
+      .prepare(
+        `INSERT INTO sign_in_links (token_hash, email, name, created_ms, expires_ms) SELECT ?1, ?2, ?3, ?4, ?5
+         WHERE NOT EXISTS (SELECT 1 FROM sign_in_links WHERE email = ?2 AND used_ms IS NULL AND created_ms > ?6)`,
+      )
+      .bind(link.tokenHash, link.email, link.name, link.nowMs, link.expiresMs, coalesceSinceMs),
     db.prepare('DELETE FROM sign_in_links WHERE expires_ms < ?').bind(link.nowMs - 86_400_000),
   ]);
+  return inserted?.meta.changes === 1;
+}
+
+/** Drops a link that was never sent. */
+export async function deleteSignInLink(db: D1Database, tokenHash: string): Promise<void> {
+  await db.prepare('DELETE FROM sign_in_links WHERE token_hash = ?').bind(tokenHash).run();
 }
 
 /** Whether the link is unused and unexpired, without using it (the confirm page's GET). */

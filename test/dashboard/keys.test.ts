@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { hasKeyShape } from '../../src/keys/key-format';
 import { MAX_LIVE_KEYS } from '../../src/keys/account-keys';
 import { call, errorBody } from '../helpers/api';
-import { get, post, signIn } from '../helpers/dashboard';
+import { followRedirect, get, post, signIn } from '../helpers/dashboard';
 
 /** The key rules of the dashboard (decisions.md, "Keys in the dashboard"). */
 
@@ -13,12 +13,23 @@ function usage(key: string): Promise<Response> {
   return call('/v1/usage', { headers: { 'X-API-Key': key } });
 }
 
-/** Creates a key through the form; returns the page's status, the secret it shows and the page. */
+/**
+ * Creates a key through the form as a browser does (POST, then the page its redirect leads to); returns
+ * the POST's answer, the page that shows the key and the secret on it.
+ */
 async function createKey(cookie: string, name: string) {
   const response = await post('/dashboard/keys', { name }, cookie);
-  const html = await response.text();
+  const page = response.status === 303 ? await followRedirect(response, cookie) : response;
+  const html = await page.text();
   const secret = html.match(SECRET)?.[0];
-  return { response, html, secret };
+  return { response, page, html, secret };
+}
+
+/** Rolls a key through its form, following the redirect; returns the POST's answer and the new secret. */
+async function rollKey(cookie: string, id: string, ends: string) {
+  const response = await post(`/dashboard/keys/${id}/roll`, { ends }, cookie);
+  const secret = response.status === 303 ? (await (await followRedirect(response, cookie)).text()).match(SECRET)?.[0] : undefined;
+  return { response, secret };
 }
 
 async function keyRows(accountOf: string) {
@@ -33,9 +44,9 @@ async function keyRows(accountOf: string) {
 describe('creating a key', () => {
   it('shows the new key once, on a page that is never cached, with a copy button; the key works at once', async () => {
     const { cookie } = await signIn();
-    const { response, html, secret } = await createKey(cookie, 'my website');
-    expect(response.status).toBe(200);
-    expect(response.headers.get('Cache-Control')).toBe('no-store');
+    const { page, html, secret } = await createKey(cookie, 'my website');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('Cache-Control')).toBe('no-store');
     expect(hasKeyShape(secret!)).toBe(true);
     expect(html).toContain('data-copy="new-key"');
     expect(html).toContain('src="/assets/dashboard.js"');
@@ -47,6 +58,40 @@ describe('creating a key', () => {
       expect(page).toContain(`${secret!.slice(0, 12)}…`);
       expect(page).not.toContain(secret);
     }
+  });
+
+  it('answers the POST with a redirect: the key is on the page it leads to, once; a reload shows it no more and creates none', async () => {
+    const logged = [vi.spyOn(console, 'log'), vi.spyOn(console, 'info'), vi.spyOn(console, 'warn'), vi.spyOn(console, 'error')];
+    const { cookie, email } = await signIn();
+    const posted = await post('/dashboard/keys', { name: 'reloaded' }, cookie);
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get('Location')).toBe('/dashboard/keys/new');
+    const shown = await followRedirect(posted, cookie);
+    expect(shown.status).toBe(200);
+    const secret = (await shown.text()).match(SECRET)![0];
+    expect((await usage(secret)).status).toBe(200);
+    // The page tells the browser to forget what carried the key.
+    const carrier = posted.headers.getSetCookie().find((c) => c.includes('Path=/dashboard/keys/new'))!;
+    expect(carrier).toMatch(/HttpOnly/);
+    expect(carrier).toMatch(/SameSite=Strict/);
+    expect(carrier).not.toContain(secret);
+    expect(carrier).not.toContain(secret.slice(4));
+    const carrierName = carrier.split('=')[0]!;
+    expect(shown.headers.getSetCookie().some((c) => c.startsWith(`${carrierName}=;`) && /Max-Age=0/.test(c))).toBe(true);
+
+    // A reload (the browser no longer sends the carrier), a second session, or a fresh GET: no key, no new key.
+    const other = await signIn(email);
+    for (const reload of [await get('/dashboard/keys/new', cookie), await followRedirect(posted, other.cookie)]) {
+      expect(reload.status).toBe(200);
+      const html = await reload.text();
+      expect(html).not.toMatch(SECRET);
+      expect(html).toContain('shown once');
+    }
+    expect(await keyRows(email)).toHaveLength(1);
+    // Never in a URL, never in a log.
+    expect(posted.headers.get('Location')).not.toContain(secret);
+    for (const spy of logged) expect(JSON.stringify(spy.mock.calls)).not.toContain(secret);
+    vi.restoreAllMocks();
   });
 
   it('lists each key with name, prefix, created, last used and status', async () => {
@@ -71,21 +116,21 @@ describe('creating a key', () => {
       expect(html).toMatch(/Give the key a name|at most 50 characters/);
     }
     expect(await keyRows(email)).toEqual([]);
-    const { response } = await createKey(cookie, 'y'.repeat(50));
-    expect(response.status).toBe(200);
+    const { page } = await createKey(cookie, 'y'.repeat(50));
+    expect(page.status).toBe(200);
     expect((await keyRows(email))[0]!.name).toBe('y'.repeat(50));
   });
 
   it(`allows at most ${MAX_LIVE_KEYS} working keys, even when created all at once; revoked ones do not count`, async () => {
     const { cookie, email } = await signIn();
     const responses = await Promise.all(Array.from({ length: MAX_LIVE_KEYS + 3 }, (_, i) => post('/dashboard/keys', { name: `k${i}` }, cookie)));
-    expect(responses.filter((r) => r.status === 200)).toHaveLength(MAX_LIVE_KEYS);
+    expect(responses.filter((r) => r.status === 303)).toHaveLength(MAX_LIVE_KEYS);
     const refused = responses.find((r) => r.status === 400)!;
     expect(await refused.text()).toContain('You already have 10 working keys');
     expect(await keyRows(email)).toHaveLength(MAX_LIVE_KEYS);
 
     await post(`/dashboard/keys/${(await keyRows(email))[0]!.id}/revoke`, {}, cookie);
-    expect((await createKey(cookie, 'one more')).response.status).toBe(200);
+    expect((await createKey(cookie, 'one more')).response.status).toBe(303);
     expect((await createKey(cookie, 'too many')).response.status).toBe(400);
   });
 });
@@ -107,10 +152,9 @@ describe('revoking and rolling', () => {
   it('roll with "now": a new secret with the same name; the old one is 401 at once', async () => {
     const { cookie, email } = await signIn();
     const { secret: old } = await createKey(cookie, 'server');
-    const rolled = await post(`/dashboard/keys/${(await keyRows(email))[0]!.id}/roll`, { ends: 'now' }, cookie);
-    expect(rolled.status).toBe(200);
-    expect(rolled.headers.get('Cache-Control')).toBe('no-store');
-    const secret = (await rolled.text()).match(SECRET)![0];
+    const rolled = await rollKey(cookie, (await keyRows(email))[0]!.id, 'now');
+    expect(rolled.response.status).toBe(303);
+    const secret = rolled.secret!;
     expect(secret).not.toBe(old);
     expect((await usage(old!)).status).toBe(401);
     const body = (await (await usage(secret)).json()) as { key: { name: string } };
@@ -123,15 +167,19 @@ describe('revoking and rolling', () => {
     const { cookie, email } = await signIn();
     const { secret: old } = await createKey(cookie, 'phone app');
     const { id } = (await keyRows(email))[0]!;
-    const rolled = await post(`/dashboard/keys/${id}/roll`, { ends: '24h' }, cookie);
-    expect(rolled.status).toBe(200);
-    const secret = (await rolled.text()).match(SECRET)![0];
+    const rolled = await rollKey(cookie, id, '24h');
+    expect(rolled.response.status).toBe(303);
+    const secret = rolled.secret!;
     expect((await usage(old!)).status).toBe(200);
     expect((await usage(secret)).status).toBe(200);
     const { expires_at } = (await env.DB.prepare('SELECT expires_at FROM api_keys WHERE id = ?').bind(id).first<{ expires_at: string }>())!;
     expect(Date.parse(expires_at) - Date.now()).toBeGreaterThan(24 * 3_600_000 - 60_000);
     expect(Date.parse(expires_at) - Date.now()).toBeLessThanOrEqual(24 * 3_600_000);
     expect(await (await get('/dashboard/keys', cookie)).text()).toMatch(/Ends \d+ \w{3} \d{4}, \d\d:\d\d UTC/);
+    // The audit log writes the end like every other date, not as a raw ISO time.
+    const security = await (await get('/dashboard/security', cookie)).text();
+    expect(security).toMatch(/the old key ends \d+ \w{3} \d{4}, \d\d:\d\d UTC/);
+    expect(security).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
     // A key that is already ending cannot be rolled again.
     expect((await post(`/dashboard/keys/${id}/roll`, { ends: 'now' }, cookie)).status).toBe(400);
 
@@ -155,7 +203,7 @@ describe('revoking and rolling', () => {
     const refused = await post(`/dashboard/keys/${id}/roll`, { ends: '24h' }, cookie);
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain('would make 11 working keys');
-    expect((await post(`/dashboard/keys/${id}/roll`, { ends: 'now' }, cookie)).status).toBe(200);
+    expect((await post(`/dashboard/keys/${id}/roll`, { ends: 'now' }, cookie)).status).toBe(303);
     expect((await keyRows(email)).filter((k) => !k.revoked_at)).toHaveLength(MAX_LIVE_KEYS);
   });
 

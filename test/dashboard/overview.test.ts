@@ -1,13 +1,15 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { call, fixture, form } from '../helpers/api';
+import type { Bindings } from '../../src/env';
+import { call, callWith, fixture, form } from '../helpers/api';
 import { freezeClock } from '../helpers/clock';
-import { get, post, signIn } from '../helpers/dashboard';
+import { followRedirect, get, post, signIn } from '../helpers/dashboard';
 
 /** The overview, the plan page, and what every page the Worker draws carries. */
 
 async function newKey(cookie: string, name: string): Promise<string> {
-  return (await (await post('/dashboard/keys', { name }, cookie)).text()).match(/sqz_[A-Za-z0-9_-]{32}/)![0];
+  const page = await followRedirect(await post('/dashboard/keys', { name }, cookie), cookie);
+  return (await page.text()).match(/sqz_[A-Za-z0-9_-]{32}/)![0];
 }
 
 async function compress(key: string): Promise<{ bytesIn: number; bytesOut: number }> {
@@ -84,7 +86,20 @@ describe('the plan page', () => {
     const words = text(await (await get('/dashboard/plan', cookie)).text());
     expect(words).toContain('You are on the Pro plan');
     expect(words).toMatch(/Free 60 500 .*Pro Your plan 60 5,000 .*Business 600 100,000/);
-    expect(words).toContain('To ask for an upgrade, write to the operator of this service');
+    expect(words).toContain('changes plans by hand');
+  });
+
+  it('always names somewhere to write: SUPPORT_EMAIL, else the address sign-in mail comes from, else (local mode) the command', async () => {
+    const { cookie, email } = await signIn();
+    const planPage = async (bindings: Partial<Bindings>) => (await callWith(bindings, '/dashboard/plan', { headers: { Cookie: cookie } })).text();
+    const deployed = { MAIL_TRANSPORT: 'resend', RESEND_API_KEY: 're_x', MAIL_FROM: 'Squeeze <login@squeeze.test>', PUBLIC_ORIGIN: 'https://squeeze.test' };
+    expect(await planPage({ ...deployed, SUPPORT_EMAIL: 'help@squeeze.test' })).toContain('href="mailto:help@squeeze.test?subject=Plan%20upgrade"');
+    expect(await planPage(deployed)).toContain('href="mailto:login@squeeze.test?subject=Plan%20upgrade"');
+    const local = text(await (await get('/dashboard/plan', cookie)).text());
+    expect(local).toContain(`npm run account -- plan ${email} pro`);
+    for (const html of [await planPage(deployed), await (await get('/dashboard/plan', cookie)).text()]) {
+      expect(text(html)).not.toMatch(/write to the operator of this service from/);
+    }
   });
 });
 

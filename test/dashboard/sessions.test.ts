@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/crypto/secrets';
 import { SESSION_IDLE_MS, SESSION_MAX_MS } from '../../src/sessions/sessions';
-import { freshEmail, get, latestToken, post, sessionCookie, signIn } from '../helpers/dashboard';
+import { followRedirect, freshEmail, get, latestToken, post, sessionCookie, signIn } from '../helpers/dashboard';
 
 /** The session rules (decisions.md, "Sessions"), through the fetch handler. */
 
@@ -139,7 +139,7 @@ describe('the security page', () => {
 
   it('shows the recent audit events: sign-ins, sessions ended, keys created, revoked and rolled, plan changes', async () => {
     const { cookie, email } = await signIn();
-    const created = await (await post('/dashboard/keys', { name: 'audit me' }, cookie)).text();
+    const created = await (await followRedirect(await post('/dashboard/keys', { name: 'audit me' }, cookie), cookie)).text();
     expect(created).toContain('sqz_');
     const { id } = (await env.DB.prepare('SELECT k.id FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.email = ?').bind(email).first<{ id: string }>())!;
     await post(`/dashboard/keys/${id}/roll`, { ends: 'now' }, cookie);

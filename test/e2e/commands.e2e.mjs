@@ -4,7 +4,7 @@
 // that state with `wrangler dev` and uses the keys. Runs on loopback only, on a state of its own.
 import { createHash, randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,6 +124,42 @@ test('npm run key -- revoke by prefix: 401 at once, audited', async () => {
   assert((await fetch(`${dev.url}/v1/usage`, { headers: { 'X-API-Key': newKey } })).status === 401, 'still works');
   const events = sql(`SELECT event FROM audit_events WHERE account_id = '${newAccount}' AND event = 'key_revoked'`);
   assert(events.length === 1, JSON.stringify(events));
+});
+
+/** `npm run build` with these arguments: what it printed, warnings included. */
+async function build(...args) {
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(root, 'scripts/deploy.mjs'), '--dry-run', ...args], { cwd: root, maxBuffer: 1 << 24 });
+  return stdout + stderr;
+}
+
+test('npm run build warns about each setting a deployment lacks, naming it, and still bundles', async () => {
+  const output = await build();
+  for (const needle of ['database_id of DB is the placeholder', 'MAIL_TRANSPORT is not set', 'PUBLIC_ORIGIN is not set', 'SUPPORT_EMAIL is not set']) {
+    assert(output.includes(needle), `no "${needle}" in:\n${output}`);
+  }
+  assert(output.includes('--dry-run: exiting now'), output);
+});
+
+test("npm run build is quiet about a complete deployment: wrangler.toml's commented block filled in, staging included", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'squeeze-deploy-'));
+  try {
+    const config = join(dir, 'wrangler.toml');
+    const toml = readFileSync(join(root, 'wrangler.toml'), 'utf8')
+      .replace(/^# (?=\[|[A-Za-z_]+ = ["[{\d])/gm, '')
+      .replaceAll('00000000-0000-0000-0000-000000000000', '6f1a3c52-0d8e-4b7a-9c11-2e5d7f0a9b43')
+      .replace('<the id wrangler d1 create printed>', '0b7e2d91-5c44-4f3a-8e6d-1a9c3b5f7e20')
+      .replace('"src/index.ts"', JSON.stringify(join(root, 'src/index.ts')))
+      .replace('"./public"', JSON.stringify(join(root, 'public')))
+      .replaceAll('"migrations"', JSON.stringify(join(root, 'migrations')));
+    writeFileSync(config, toml);
+    for (const env of [[], ['--env', 'staging']]) {
+      const output = await build('--config', config, ...env);
+      assert(!output.includes('Warning'), output);
+      assert(output.includes('--dry-run: exiting now'), output);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -125,6 +125,15 @@ test('create the first key: shown once, with a copy button that copies it', asyn
   await shoot(page, 'new-key', 'desktop');
 });
 
+test('the new key\'s page came after a redirect: a reload shows no key and makes no second one', async () => {
+  assert(page.url() === `${dev.url}/dashboard/keys/new`, page.url());
+  await page.reload();
+  const text = await page.locator('main').innerText();
+  assert(text.includes('This key was shown once') && !text.includes(key), text);
+  await page.goto(`${dev.url}/dashboard/keys`);
+  assert((await page.locator('main').innerText()).includes('1 of 10 keys in use'), 'a reload made another key');
+});
+
 test('the key compresses an image with a curl-like request, in under a minute from "/"', async () => {
   const response = await compress(key);
   await response.arrayBuffer();
@@ -135,7 +144,6 @@ test('the key compresses an image with a curl-like request, in under a minute fr
 });
 
 test('the dashboard shows the compression: the month, the chart, the key', async () => {
-  await page.getByRole('link', { name: 'I have copied it' }).click();
   await page.getByRole('link', { name: 'Overview' }).click();
   await page.waitForURL('**/dashboard');
   const text = await page.locator('main').innerText();
@@ -225,6 +233,25 @@ test('phone, 375 px: every page of the path fits the screen', async () => {
   await phone.goto(`${dev.url}/signin`);
   await shoot(phone, 'signin', 'phone');
   await phone.context().close();
+});
+
+test('nobody can lock the owner out: after 30 requests for their address and its +tag spellings from 30 networks, they still sign in', async () => {
+  const [local, domain] = email.split('@');
+  let network = 0;
+  for (const target of [...Array(15).fill(email), ...Array.from({ length: 15 }, (_, i) => `${local}+${i}@${domain}`)]) {
+    const attack = await fetch(`${dev.url}/signin`, {
+      method: 'POST',
+      redirect: 'manual',
+      // wrangler dev keeps a client-sent CF-Connecting-IP: each request comes from a network of its own.
+      headers: { 'CF-Connecting-IP': `198.18.${++network}.7` },
+      body: new URLSearchParams({ email: target }),
+    });
+    assert(attack.status === 303, `attack ${network}: ${attack.status}`);
+  }
+  const owner = await newPage(DESKTOP);
+  await signInAs(owner, email);
+  assert((await owner.locator('main').innerText()).includes('Hello, Ada Newcomer'), 'not signed in');
+  await owner.context().close();
 });
 
 test('a second sign-in through /signin reaches the same account', async () => {

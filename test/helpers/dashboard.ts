@@ -7,8 +7,8 @@ export const SAME_ORIGIN = { 'Sec-Fetch-Site': 'same-origin' };
 export const LOOPBACK = { 'CF-Connecting-IP': '127.0.0.1' };
 
 let clients = 0;
-/** A client address of its own, so the per-address limit on sign-in links never mixes tests. */
-export const freshClient = () => ({ 'CF-Connecting-IP': `10.9.${Math.floor(++clients / 250)}.${clients % 250}` });
+/** A client address in a /24 of its own, so the limits on sign-in requests never mix tests. */
+export const freshClient = () => ({ 'CF-Connecting-IP': `10.${++clients >> 8}.${clients & 255}.9` });
 
 /** A page as a browser gets it, redirects not followed. */
 export function get(path: string, cookie?: string, headers: Record<string, string> = {}): Promise<Response> {
@@ -48,6 +48,16 @@ export function sessionCookie(response: Response): string {
   const cookie = response.headers.getSetCookie().find((c) => c.startsWith('__Host-session='));
   expect(cookie).toBeDefined();
   return cookie!.split(';')[0]!;
+}
+
+/**
+ * Follows a dashboard POST's redirect as a browser does, with the session and the cookies the POST set
+ * (the new key travels in one, never in the URL).
+ */
+export async function followRedirect(posted: Response, cookie: string): Promise<Response> {
+  expect(posted.status).toBe(303);
+  const set = posted.headers.getSetCookie().map((c) => c.split(';')[0]!);
+  return get(posted.headers.get('Location')!, [cookie, ...set].join('; '));
 }
 
 let emails = 0;
