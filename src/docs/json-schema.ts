@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { imageFile } from '../schemas/fields';
+import { base64Image, imageFile } from '../schemas/fields';
 
 export type JsonSchema = Record<string, unknown>;
 
 /**
  * A zod schema as the JSON Schema (draft 2020-12, OpenAPI 3.1's dialect) of what a client sends.
  * `io: 'input'` keeps defaulted fields optional. Two kinds of schema need help:
- * - a file upload (`z.instanceof(File)`) cannot be expressed, so it becomes a binary string;
+ * - the image fields hold the bytes the body parsers decoded: a file upload becomes a binary string, a
+ *   base64 image the string a client sends;
  * - a multipart integer is text piped into the JSON rule (`integerText`); a client sends it as an
  *   integer form value, so it is described by that rule (type, minimum, maximum), not as a pattern.
  */
@@ -17,6 +18,7 @@ export function toJsonSchema(schema: z.ZodType): JsonSchema {
     unrepresentable: 'any',
     override: ({ zodSchema, jsonSchema }) => {
       if (zodSchema === imageFile) replace(jsonSchema, { type: 'string', format: 'binary', description: 'Image file (JPEG, PNG or WebP)' });
+      if (zodSchema === base64Image) replace(jsonSchema, { type: 'string', minLength: 1, description: base64Image.description });
       const rule = integerRule(zodSchema);
       if (rule) replace(jsonSchema, toJsonSchema(rule));
       const def = zodSchema._zod.def;

@@ -1,9 +1,9 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Bindings } from '../env';
 import { HOUR_MS } from '../limits/windows';
-import { countHit, createHitLog, pruneHits, refundHit, type MemberWindows, type WindowState } from './sliding-log';
+import { countHit, createHitLog, pruneHits, refundHit, type CountedWindow, type MemberWindows } from './sliding-log';
 
-export type { MemberWindows, WindowState } from './sliding-log';
+export type { CountedWindow, MemberWindows, WindowState } from './sliding-log';
 
 /**
  * The sliding-window log (sliding-log.ts) of one subject that is not an account: a demo client's
@@ -17,8 +17,9 @@ export class RateLimiter extends DurableObject<Bindings> {
   }
 
   /** Counts a request if the window has room; a refused request is not counted. */
-  async hit(limit: number, windowMs: number, now: number): Promise<WindowState> {
-    return (await this.#count('', limit, limit, windowMs, now)).subject;
+  async hit(limit: number, windowMs: number, now: number): Promise<CountedWindow> {
+    const { subject, hitId } = await this.#count('', limit, limit, windowMs, now);
+    return { ...subject, hitId };
   }
 
   /** Counts a request of `member` if both its own window and the subject's have room; otherwise neither counts it. */

@@ -8,6 +8,11 @@ export interface WindowState {
   resetMs: number;
 }
 
+/** A window after a request was counted, with the request's entry in the log for refundHit(); null when it was refused. */
+export interface CountedWindow extends WindowState {
+  hitId: number | null;
+}
+
 /** A subject's window and the window of one of its members, counted together. */
 export interface MemberWindows {
   subject: WindowState;

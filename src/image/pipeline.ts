@@ -94,7 +94,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     return { spec, ...carried };
   };
   try {
-    const [first, ...others] = await runExclusive({ inputBytes: input.length, cpuMs }, queuedJob(request.timing, async () => {
+    const [first, ...others] = await runExclusive(cpuMs, queuedJob(request.timing, async () => {
       const done = [await encode(primary!)];
       for (const { spec, cost } of alternatives) {
         // Beside what the first job left in hand; the engine enforces it too.

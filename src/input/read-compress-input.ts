@@ -1,12 +1,10 @@
 import { ApiError } from '../errors/api-error';
-import { COMPRESS_MAX_BYTES, maxBodyBytes } from '../limits/sizes';
+import type { ByteClaim } from '../limits/admission';
+import { COMPRESS_MAX_BYTES } from '../limits/sizes';
 import { compressJsonBody, compressMultipartBody, type CompressOptions } from '../schemas/compress-request';
 import { validate } from '../schemas/validate';
-import { decodeBase64Image } from './base64';
-import { parseFields } from './parse-fields';
-import { readBodyCapped } from './read-body';
+import { readFields } from './read-fields';
 import { validateUrlSyntax } from './url/validate-url';
-import { readUpload } from './read-upload';
 
 /** Where the image of a compress request comes from: bytes in hand, or a URL still to fetch. */
 export type CompressSource = { kind: 'bytes'; bytes: Uint8Array } | { kind: 'url'; url: string };
@@ -21,20 +19,19 @@ const tooLarge = () =>
 
 /**
  * Everything about the request itself, checked before the quota: fields, sizes, URL syntax and
- * literal blocking (decisions.md "Order of checks").
+ * literal blocking (decisions.md "Order of checks"). The body is counted in `claim` from its first byte.
  */
-export async function readCompressInput(request: Request): Promise<CompressInput> {
-  const body = await readBodyCapped(request, maxBodyBytes(COMPRESS_MAX_BYTES), tooLarge);
-  const { form, fields } = await parseFields(request.headers.get('Content-Type') ?? undefined, body);
+export async function readCompressInput(request: Request, claim: ByteClaim): Promise<CompressInput> {
+  const { form, fields } = await readFields(request, { multipartImageField: 'file', maxImageBytes: COMPRESS_MAX_BYTES, tooLarge, claim });
   if (form === 'multipart') {
     const { file, ...options } = validate(compressMultipartBody, fields);
     if (!file) throw missingImage();
-    return { source: { kind: 'bytes', bytes: await readUpload(file, COMPRESS_MAX_BYTES, tooLarge) }, options };
+    return { source: { kind: 'bytes', bytes: file }, options };
   }
   const { image, url, ...options } = validate(compressJsonBody, fields);
   if (url !== undefined) return { source: { kind: 'url', url: validateUrlSyntax(url).href }, options };
   if (image === undefined) throw missingImage();
-  return { source: { kind: 'bytes', bytes: decodeBase64Image(image, COMPRESS_MAX_BYTES, tooLarge) }, options };
+  return { source: { kind: 'bytes', bytes: image }, options };
 }
 
 function missingImage(): ApiError {

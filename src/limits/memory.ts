@@ -1,20 +1,27 @@
 /**
- * The isolate's memory. A Worker isolate has 128 MB for everything, and production kills it (with
- * every request on it) beyond that; local workerd does not enforce it. The service splits it:
+ * The isolate's memory, the one place its split is decided. A Worker isolate has 128 MB (MiB here, as
+ * everywhere in this service) for everything, and production kills it (with every request on it) beyond
+ * that; local workerd does not enforce it. The split, 96 + 24 + 8 = 128 MiB:
  *
- * - ENGINE_BUDGET_BYTES for the image engine: its WASM memory (created with this as its maximum, and
- *   grown only when the engine's running total allows, src/image/wasm/engine-memory.ts) plus the JS
- *   buffers of the job in hand (its output, stopped at its planned size, and the copies the pipeline
- *   makes of it). The memory model admits a job only when its estimate fits; the enforcement makes a
- *   model miss one 413.
- * - QUEUED_INPUT_BYTES for the images of the requests admitted to the engine (the running job's and
- *   those waiting): beyond it a request is answered 503 with Retry-After and charged nothing.
- * - The rest (8 MiB) for the runtime, the Worker's code and heap, and what parsing a request leaves
- *   for the garbage collector (a JSON body and its text; V8 counts those towards its own GC triggers,
- *   unlike WASM memory).
+ * - ENGINE_BUDGET_BYTES, 96 MiB, for the image engine: its WASM memory (created with this as its maximum,
+ *   and grown only when the engine's running total allows, src/image/wasm/engine-memory.ts) plus the JS
+ *   buffers of the job in hand (its output, stopped at its planned size, and the copies the pipeline makes
+ *   of it). The memory model admits a job only when its estimate fits; the enforcement makes a model miss
+ *   one 413.
+ * - REQUEST_BYTES_BUDGET, 24 MiB, for what requests hold outside the engine, from their first byte
+ *   (src/limits/admission.ts counts it): bodies being read and parsed, url bodies in flight, and the
+ *   images of requests waiting for the engine or in it, until they are answered. A body is parsed as it
+ *   arrives into one buffer of the image's final size (src/input/image-buffer.ts), so a request holds its
+ *   image once plus at most ENVELOPE_BYTES (64 KiB) of other fields: a largest upload, base64 or url image
+ *   takes 10 MiB + 64 KiB; one of unknown length (no Content-Length) twice its size for the moment its
+ *   pieces are joined, 20 MiB + 64 KiB. So the largest request fits alone, and two largest uploads fit
+ *   together. Beyond the budget a request is answered 503 with Retry-After and charged nothing.
+ * - The rest, 8 MiB, for the runtime, the Worker's code and heap, the chunk of each body in hand (a few
+ *   KiB) and what parsing leaves for the garbage collector (small strings of the fields; V8 counts those
+ *   towards its own GC triggers, unlike WASM memory).
  */
 export const ENGINE_BUDGET_BYTES = 96 * 1_048_576;
-export const QUEUED_INPUT_BYTES = 24 * 1_048_576;
+export const REQUEST_BYTES_BUDGET = 24 * 1_048_576;
 
 /**
  * The most pixels an input may have, whatever the models say: 100 MP is above any camera photo that

@@ -7,7 +7,7 @@ export const COMPRESS_MAX_BYTES = 10 * MB;
 export const DEMO_MAX_BYTES = 5 * MB;
 
 /** Room for multipart boundaries, part headers and the other fields around the image. */
-const ENVELOPE_BYTES = 64 * 1024;
+export const ENVELOPE_BYTES = 64 * 1024;
 
 /** The largest request body worth reading: the image limit as base64 text plus its envelope. */
 export function maxBodyBytes(imageLimit: number): number {

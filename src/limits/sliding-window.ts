@@ -1,9 +1,9 @@
 import type { Bindings } from '../env';
-import type { MemberWindows, WindowState } from '../durable/rate-limiter';
+import type { CountedWindow, MemberWindows } from '../durable/rate-limiter';
 import { ApiError } from '../errors/api-error';
 
 /** Counts one request against the sliding window of `subject` in its own Durable Object. */
-export function hitWindow(env: Bindings, subject: string, limit: number, windowMs: number, nowMs: number): Promise<WindowState> {
+export function hitWindow(env: Bindings, subject: string, limit: number, windowMs: number, nowMs: number): Promise<CountedWindow> {
   return failClosed(() => limiter(env, subject).hit(limit, windowMs, nowMs));
 }
 
@@ -21,8 +21,8 @@ export function hitMemberWindow(
 }
 
 /**
- * Gives back a hit that hitMemberWindow counted, for a request the service turned away itself (a busy
- * engine). False when the limiter could not be reached: the hit then stays counted.
+ * Takes a counted hit out of `subject`'s window again (src/limits/charged-nothing.ts decides when). False
+ * when the limiter could not be reached: the hit then stays counted.
  */
 export async function refundHit(env: Bindings, subject: string, hitId: number): Promise<boolean> {
   try {

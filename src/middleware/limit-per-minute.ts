@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors/api-error';
+import { isChargedNothing } from '../limits/charged-nothing';
 import { monthUsed, refundRequest } from '../limits/monthly-quota';
 import { planWindows } from '../limits/plan-windows';
 import { rateLimitHeaders, tooManyRequestsDetails } from '../limits/rate-limit-headers';
@@ -8,8 +9,8 @@ import { rateLimitHeaders, tooManyRequestsDetails } from '../limits/rate-limit-h
 /**
  * The per-minute sliding window of the key's account (every authenticated endpoint counts; all the
  * account's keys share it), as its object counted it in authenticate()'s one call; after the route,
- * what the request is charged; and the RateLimit headers on every authenticated response, errors
- * included.
+ * what the request is charged (a request the service turned away, charged-nothing.ts, gets its hit
+ * back); and the RateLimit headers on every authenticated response, errors included.
  */
 export function limitPerMinute(): MiddlewareHandler<AppEnv> {
   return async function limitPerMinuteMiddleware(c, next) {
@@ -23,8 +24,8 @@ export function limitPerMinute(): MiddlewareHandler<AppEnv> {
       });
     }
     await next();
-    if (c.res.status === 503) {
-      // The service turned the request away itself (a busy engine, the isolate's memory): nothing is charged.
+    if (isChargedNothing(c.error)) {
+      // The service turned the request away itself (the isolate's bytes, the engine's queue): nothing is charged.
       await refundRequest(c);
     } else {
       // A compression that did not commit failed: its slot goes back before the answer.

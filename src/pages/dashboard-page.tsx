@@ -3,7 +3,7 @@ import type { Session } from '../sessions/sessions';
 import type { Plan } from '../store/accounts';
 import type { ListedKey } from '../store/keys';
 import type { DayUsage, MonthUsage } from '../store/usage';
-import { bytes, count, dateTime } from './format';
+import { bytes, count, dateTime, SIZE_UNITS } from './format';
 import { CreateKeyForm, KeysAtAGlance } from './keys-pages';
 import { Page } from './layout';
 import { Table } from './parts';
@@ -45,6 +45,7 @@ export function DashboardPage({ session, plan, month, resetMs, days, keys }: Das
           <p class="small">
             {month.bytesIn > 0 ? `${savedPercent}% less than the ${bytes(month.bytesIn)} you sent.` : 'Nothing compressed yet this month.'}
           </p>
+          <p class="small">{SIZE_UNITS}</p>
         </section>
         <section class="card stat" aria-labelledby="plan-title">
           <h2 id="plan-title">Plan</h2>

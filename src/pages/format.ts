@@ -9,6 +9,9 @@ export const count = (n: number): string => n.toLocaleString('en-US');
 /** A count in at most five characters, for an axis: 950, 1.2k, 100k. */
 export const shortCount = (n: number): string => (n < 1000 ? String(n) : `${Number((n / 1000).toFixed(n < 10_000 ? 1 : 0))}k`);
 
+/** What the size labels mean, said on every page that shows sizes (decisions.md: 1 MB = 1,048,576 bytes). */
+export const SIZE_UNITS = 'Sizes: 1 KB = 1,024 bytes, 1 MB = 1,048,576 bytes.';
+
 /** Bytes in the project's units (1 MB = 1,048,576 bytes). */
 export function bytes(n: number): string {
   if (Math.abs(n) < 1024) return `${count(n)} bytes`;

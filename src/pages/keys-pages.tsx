@@ -80,22 +80,24 @@ function KeyRow({ apiKey: k }: { apiKey: ListedKey }) {
         <StatusText apiKey={k} />
       </td>
       {keyWorks(k) && (
-        <td class="actions">
-          {keyStatus(k).state === 'active' && (
-            <form method="post" action={`/dashboard/keys/${k.id}/roll`} class="roll">
-              <label class="visually-hidden" for={`ends-${k.id}`}>
-                When the old secret of {k.name ?? k.prefix} ends
-              </label>
-              <select id={`ends-${k.id}`} name="ends">
-                <option value="24h">Old key: 24 more hours</option>
-                <option value="now">Old key: ends now</option>
-              </select>
-              <button class="button secondary" type="submit" data-confirm="Roll this key? You get a new secret with the same name.">
-                Roll
-              </button>
-            </form>
-          )}
-          <PostButton action={`/dashboard/keys/${k.id}/revoke`} label="Revoke" kind="danger" confirm="Revoke this key? It stops working at once." />
+        <td>
+          <div class="actions">
+            {keyStatus(k).state === 'active' && (
+              <form method="post" action={`/dashboard/keys/${k.id}/roll`} class="roll">
+                <label class="visually-hidden" for={`ends-${k.id}`}>
+                  When the old secret of {k.name ?? k.prefix} ends
+                </label>
+                <select id={`ends-${k.id}`} name="ends">
+                  <option value="24h">Old key: 24 more hours</option>
+                  <option value="now">Old key: ends now</option>
+                </select>
+                <button class="button secondary" type="submit" data-confirm="Roll this key? You get a new secret with the same name.">
+                  Roll
+                </button>
+              </form>
+            )}
+            <PostButton action={`/dashboard/keys/${k.id}/revoke`} label="Revoke" kind="danger" confirm="Revoke this key? It stops working at once." />
+          </div>
         </td>
       )}
     </tr>

@@ -44,7 +44,7 @@ export function Page({ title, session, current = null, scripts = [], children }:
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/assets/site.css" />
         <link rel="stylesheet" href="/assets/dashboard.css" />
-        {scripts.map((src) => (
+        {(session ? scripts : ['/assets/site-nav.js', ...scripts]).map((src) => (
           <script type="module" src={src}></script>
         ))}
       </head>

@@ -4,10 +4,12 @@ import { ApiError } from '../errors/api-error';
 import { compressImage } from '../image/pipeline';
 import { acceptsWebp } from '../image/steps/choose-formats';
 import { readDemoInput } from '../input/read-demo-input';
+import { admission } from '../limits/admission';
+import { giveBackHit } from '../limits/charged-nothing';
 import { clientBuckets } from '../limits/client-ip';
 import { DEMO_CPU_BUDGET_MS } from '../limits/cpu';
 import { rateLimitHeaders, tooManyRequestsDetails, type NamedWindow } from '../limits/rate-limit-headers';
-import { hitMemberWindow, refundHit } from '../limits/sliding-window';
+import { hitMemberWindow } from '../limits/sliding-window';
 import { DEMO_LIMIT, DEMO_NETWORK_LIMIT, HOUR_MS } from '../limits/windows';
 import { isCrossSite } from '../middleware/refuse-cross-site';
 import { imageResponse } from './image-response';
@@ -22,7 +24,8 @@ function demoHeaders(windows: NamedWindow[], nowMs: number): Record<string, stri
 /**
  * POST /v1/demo-compress: no key; not for other websites (403); 5 requests per hour per client address
  * (IPv6 per /64) and 30 per network (IPv4 /24, IPv6 /48). Every request counts, refused ones included;
- * a 429 itself does not, nor a 503 of a busy engine (the hit is refunded).
+ * a 429 itself does not, nor a 503 of a busy isolate (the hit is given back). What the request holds is
+ * counted in its claim on the isolate's bytes from its first byte until it is answered.
  */
 export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) => {
   // Any page can POST a form here with its visitors' browsers and spend their allowance: refused, uncounted.
@@ -46,8 +49,9 @@ export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) 
       { extra: details.extra, headers: { ...details.headers, ...demoHeaders(windows, nowMs) } },
     );
   }
+  const claim = admission.claim();
   try {
-    const input = await readDemoInput(c.req.raw);
+    const input = await readDemoInput(c.req.raw, claim);
     const result = await compressImage(input, {
       quality: DEMO_QUALITY,
       format: 'auto',
@@ -58,10 +62,11 @@ export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) 
     return imageResponse({ ...result, originalSize: input.length, varyOnAccept: true, headers: demoHeaders(windows, nowMs) });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    // A busy engine turned the request away before any work: that is the service's doing, not the client's.
-    const refunded = err.code === 'service_unavailable' && hit.hitId !== null && (await refundHit(c.env, subject, hit.hitId));
+    const refunded = await giveBackHit(c.env, err, subject, hit.hitId);
     const after = refunded ? windows.map((w) => ({ ...w, remaining: w.remaining + 1 })) : windows;
     Object.assign(err.headers, demoHeaders(after, nowMs));
     throw err;
+  } finally {
+    claim.release();
   }
 });

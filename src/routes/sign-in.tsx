@@ -7,7 +7,7 @@ import { AccountDisabledPage, ConfirmPage, LinkExpiredPage, LinkSentPage, SignIn
 import { renderPage } from '../pages/layout';
 import { confirmForm, formFields, readForm, signInForm, signUpForm } from '../schemas/forms';
 import { sendSignInLink } from '../sessions/send-sign-in-link';
-import { readSession, signOut, startSession } from '../sessions/sessions';
+import { clearSignedInHint, readSession, signOut, startSession } from '../sessions/sessions';
 import { signInLinkWorks, useSignInLink } from '../sessions/sign-in-links';
 import { auditStatement } from '../store/audit';
 import { findOrCreateAccount } from '../store/accounts';
@@ -73,6 +73,7 @@ export const signInRoutes = new Hono<AppEnv>()
 /** A sign-up or sign-in form: a signed-in user goes to the dashboard instead; without mail, not available. */
 async function formPage(c: Context<AppEnv>, page: Child): Promise<Response> {
   if (await readSession(c)) return c.redirect('/dashboard', 303);
+  clearSignedInHint(c);
   return workingMailSetup(c) ? renderPage(c, page) : notAvailable(c);
 }
 

@@ -22,5 +22,13 @@ export function integerText(rule: z.ZodNumber) {
     .pipe(rule);
 }
 
-export const imageFile = z.instanceof(File, { error: 'expected a file upload' });
-export const base64Image = z.string({ error: 'expected base64 image data' }).min(1, 'expected base64 image data').describe('Base64-encoded image, with or without a data URI prefix');
+/**
+ * The image fields, as the body parsers hand them over: their bytes, read (and for JSON base64-decoded)
+ * as they arrived (src/input/read-fields.ts). The API reference describes what a client sends instead
+ * (src/docs/json-schema.ts).
+ */
+export const imageFile = z.instanceof(Uint8Array, { error: 'expected a file upload' });
+export const base64Image = z
+  .instanceof(Uint8Array, { error: 'expected base64 image data' })
+  .refine((bytes) => bytes.length > 0, 'expected base64 image data')
+  .describe('Base64-encoded image, with or without a data URI prefix');

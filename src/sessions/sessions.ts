@@ -25,6 +25,11 @@ export const SESSION_MAX_MS = 30 * 86_400_000;
 const TOUCH_AFTER_MS = 5 * 60_000;
 /** Sent as `__Host-session`: the prefix makes the browser refuse it unless Secure, Path=/ and host-only. */
 const COOKIE = 'session';
+/**
+ * `__Host-signed-in=1`, beside the session: no secret, readable by the static site's script, which then
+ * links its header to the dashboard (public/assets/site-nav.js). A hint only: the session decides.
+ */
+const HINT = 'signed-in';
 const USER_AGENT_MAX = 200;
 
 export interface Session {
@@ -52,14 +57,14 @@ export async function startSession(c: Context<AppEnv>, accountId: string, also: 
     ...also,
     auditStatement(db, accountId, 'signed_in', `session ${id.slice(0, 8)}`, { at: new Date(nowMs).toISOString() }),
   ]);
-  setCookie(c, COOKIE, `${id}.${secret}`, {
-    prefix: 'host',
-    httpOnly: true,
-    secure: true,
-    sameSite: 'Lax',
-    path: '/',
-    maxAge: SESSION_MAX_MS / 1000,
-  });
+  const cookie = { prefix: 'host', secure: true, sameSite: 'Lax', path: '/', maxAge: SESSION_MAX_MS / 1000 } as const;
+  setCookie(c, COOKIE, `${id}.${secret}`, { ...cookie, httpOnly: true });
+  setCookie(c, HINT, '1', cookie);
+}
+
+/** Clears the header hint of a browser that sent one without a live session. */
+export function clearSignedInHint(c: Context<AppEnv>): void {
+  if (getCookie(c, HINT, 'host')) deleteCookie(c, HINT, { prefix: 'host', path: '/', secure: true });
 }
 
 /** The id and secret this request's session cookie holds, unchecked. */
@@ -91,7 +96,7 @@ export async function readSession(c: Context<AppEnv>): Promise<Session | null> {
 /** Sign-out: the session ends on the server and the cookie is cleared. */
 export async function signOut(c: Context<AppEnv>, session: Session): Promise<void> {
   await endSessions(c.env.DB, session, 'signed out', endSessionStatement(c.env.DB, session.accountId, session.id, Date.now()));
-  deleteCookie(c, COOKIE, { prefix: 'host', path: '/', secure: true });
+  for (const name of [COOKIE, HINT]) deleteCookie(c, name, { prefix: 'host', path: '/', secure: true });
 }
 
 /** Ends one of the account's sessions; false when the account has no such live session. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runExclusive } from '../../src/image/job-queue';
-import { QUEUED_INPUT_BYTES } from '../../src/limits/memory';
+import { admission } from '../../src/limits/admission';
+import { REQUEST_BYTES_BUDGET } from '../../src/limits/memory';
 import { syntheticPng } from '../engine/synthetic-png';
 import { call, errorBody, fixture, form, toBase64 } from '../helpers/api';
 import { responseImage } from '../helpers/images';
@@ -31,6 +31,11 @@ describe('POST /v1/demo-compress', () => {
     expect(Number(response.headers.get('X-Original-Size'))).toBe(input.length);
     expect(response.headers.get('X-Output-Format')).toBe('png');
     expect(response.headers.get('RateLimit-Policy')).toBe('"hour";q=5;w=3600, "network";q=30;w=3600');
+    // The older fields, for the client's own hour.
+    expect(response.headers.get('RateLimit-Limit')).toBe('5');
+    expect(response.headers.get('RateLimit-Remaining')).toBe('4');
+    expect(Number(response.headers.get('RateLimit-Reset'))).toBeGreaterThan(3500);
+    expect(Number(response.headers.get('RateLimit-Reset'))).toBeLessThanOrEqual(3600);
     const { bytes } = await responseImage(response);
     expect(Number(response.headers.get('X-Compressed-Size'))).toBe(bytes.length);
     expect(bytes.length).toBeLessThan(input.length);
@@ -48,7 +53,9 @@ describe('POST /v1/demo-compress', () => {
     big.set(await fixture('api/z00n2c08.png'));
     const response = await demo(freshIp(), form('image', big));
     expect(response.status).toBe(413);
-    expect((await errorBody(response)).error).toBe('file_too_large');
+    const body = await errorBody(response);
+    expect(body.error).toBe('file_too_large');
+    expect(body.message).toContain('5242880 bytes (5 MB)');
   });
 
   it('refuses a missing image, or any option, with 400 bad_request', async () => {
@@ -190,18 +197,16 @@ describe('POST /v1/demo-compress', () => {
     expect((await demo(`2001:db8:${(++netCounter).toString(16)}:7::1`, JSON.stringify({}))).status).toBe(400);
   });
 
-  it('does not count a request answered 503 because the engine is busy (decisions: a 503 is charged nothing)', async () => {
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    // A job in the engine holding most of what waiting requests may hold in this isolate.
-    const running = runExclusive({ inputBytes: QUEUED_INPUT_BYTES - 2 * 1_048_576, cpuMs: 2000 }, () => gate);
+  it('does not count a request answered 503 because the isolate is busy (decisions: a 503 is charged nothing)', async () => {
+    // Requests already hold most of the isolate's bytes: a 3.6 MB upload does not fit beside them.
+    const held = admission.claim();
+    held.grow(REQUEST_BYTES_BUDGET - 2 * 1_048_576);
     const ip = freshIp();
     const busy = await demo(ip, form('image', syntheticPng(1200, 1000, false))); // 3.6 MB, stored
-    open();
-    await running;
+    held.release();
     expect(busy.status).toBe(503);
     expect((await errorBody(busy)).error).toBe('service_unavailable');
-    expect(busy.headers.get('Retry-After')).toBe('2');
+    expect(busy.headers.get('Retry-After')).toBe('1');
     expect(busy.headers.get('X-Demo-Remaining')).toBe('5');
     const next = await demo(ip, form('image', await fixture('api/chelsea.png')));
     expect(next.status).toBe(200);

@@ -36,6 +36,16 @@ describe('monthly quota', () => {
     expect((await errorBody(response)).error).toBe('bad_request');
   });
 
+  it('checks sizes before the quota too: an upload over 10 MB over quota is 413, not 429', async () => {
+    const { key, id } = await createKey('free');
+    await setMonthUsed(id, 500);
+    const big = new Uint8Array(10 * 1_048_576 + 1);
+    big.set(await fixture('api/z00n2c08.png'));
+    const response = await compress(big, {}, { 'X-API-Key': key });
+    expect(response.status).toBe(413);
+    expect((await errorBody(response)).error).toBe('file_too_large');
+  });
+
   it('gives the slot of a request that fails back before its answer, so it does not count and the next request gets it', async () => {
     const { key, id } = await createKey('free');
     await setMonthUsed(id, 499);

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runExclusive } from '../../src/image/job-queue';
-import { QUEUED_INPUT_BYTES } from '../../src/limits/memory';
-import { syntheticPng } from '../engine/synthetic-png';
+import { QUEUED_CPU_MS } from '../../src/limits/admission';
 import { call, createKey, fixture, form } from '../helpers/api';
 import { freezeClock } from '../helpers/clock';
 import { compressionsThisMonth } from '../helpers/usage';
@@ -104,10 +103,10 @@ describe('round trips per request', () => {
     expect(before.headers.get('RateLimit-Remaining')).toBe('59');
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    // A job in the engine holding most of the isolate's waiting bound: a 9 MB image does not fit beside it.
-    const running = runExclusive({ inputBytes: QUEUED_INPUT_BYTES - 8 * 1_048_576, cpuMs: 3000 }, () => gate);
+    // A job in the engine predicted to fill its whole queue: no other job gets in behind it.
+    const running = runExclusive(QUEUED_CPU_MS, () => gate);
     try {
-      const busy = await callCounting('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', syntheticPng(1800, 1700, false)) });
+      const busy = await callCounting('/v1/compress', await compressInit(key));
       expect(busy.response.status).toBe(503);
       expect(busy.all).toEqual([
         { kind: 'do', what: 'admit', settled: true },

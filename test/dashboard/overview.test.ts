@@ -53,6 +53,9 @@ describe('the overview', () => {
     expect(words).toContain(`Resets 1 ${month} ${reset.getUTCFullYear()}, 00:00 UTC`);
     expect(html).toMatch(/<meter min="0" max="500" value="3"/);
     expect(words).toContain(`${Math.round((100 * (bytesIn - bytesOut)) / bytesIn)}% less than`);
+    // Sizes are 1024-based, labelled KB and MB everywhere, and the page says so.
+    expect(words).toMatch(/Saved this month [\d.]+ (bytes|KB|MB)/);
+    expect(words).toContain('1 KB = 1,024 bytes');
 
     // The chart: 30 bars drawn on the server, today's the tallest, each with its number.
     const bars = [...html.matchAll(/<rect class="bar[^"]*"[^>]*height="([\d.]+)"[^>]*><title>([^<]+)<\/title>/g)];
@@ -76,6 +79,15 @@ describe('the overview', () => {
     const theirs = await signIn();
     await compress(await newKey(theirs.cookie, 'theirs'));
     expect(text(await (await get('/dashboard', mine.cookie)).text())).toContain('0 of 500 compressions');
+  });
+});
+
+describe('sizes on the pages', () => {
+  it('the demo page says what its MB is, and nothing is labelled kB, KiB or MiB', async () => {
+    const home = await (await env.ASSETS.fetch('http://api.test/')).text();
+    expect(home).toContain('up to 5 MB each (1 MB = 1,048,576 bytes)');
+    const { cookie } = await signIn();
+    for (const html of [home, await (await get('/dashboard', cookie)).text()]) expect(html).not.toMatch(/\d\s*(kB|KiB|MiB)\b/);
   });
 });
 

@@ -30,6 +30,22 @@ describe('the session cookie', () => {
     expect(attributes.map((a) => a.toLowerCase()).sort()).toEqual(['httponly', 'max-age=2592000', 'path=/', 'samesite=lax', 'secure']);
   });
 
+  it('comes with a hint for the static site\'s header, readable by its script and holding no secret; sign-out clears both', async () => {
+    const email = freshEmail();
+    await post('/signin', { email });
+    const confirmed = await post('/auth/confirm', { token: await latestToken(email) });
+    const hint = confirmed.headers.getSetCookie().find((c) => c.startsWith('__Host-signed-in='))!;
+    const [pair, ...attributes] = hint.split(/;\s*/);
+    expect(pair).toBe('__Host-signed-in=1');
+    expect(attributes.map((a) => a.toLowerCase()).sort()).toEqual(['max-age=2592000', 'path=/', 'samesite=lax', 'secure']);
+    const signedOut = await post('/auth/signout', {}, sessionCookie(confirmed));
+    expect(signedOut.headers.getSetCookie().join()).toMatch(/__Host-signed-in=;.*Max-Age=0/);
+    // A hint that outlived its session is cleared where the dashboard sends the browser to sign in.
+    const stale = await get('/dashboard', '__Host-signed-in=1');
+    expect(stale.headers.get('Location')).toBe('/signin');
+    expect(stale.headers.getSetCookie().join()).toMatch(/__Host-signed-in=;.*Max-Age=0/);
+  });
+
   it('holds a secret of which only the SHA-256 is stored', async () => {
     const { cookie } = await signIn();
     const [id, secret] = cookie.split('=')[1]!.split('.');

@@ -168,6 +168,18 @@ test('revoke the key from the keys page; the next request with it is 401', async
   assert(response.status === 401 && body.error === 'unauthorized', JSON.stringify(body));
 });
 
+test('signed in, the site\'s header links to the dashboard, and /signin leads there instead of its form', async () => {
+  for (const path of ['/', '/getting-started', '/docs']) {
+    await page.goto(dev.url + path);
+    const nav = page.locator('header nav');
+    await nav.getByRole('link', { name: 'Dashboard' }).waitFor(WAIT);
+    assert((await nav.getByRole('link', { name: 'Dashboard' }).getAttribute('href')) === '/dashboard', `${path}: header link`);
+    assert((await nav.getByRole('link', { name: 'Sign in' }).count()) === 0, `${path} still says Sign in`);
+  }
+  await page.goto(`${dev.url}/signin`);
+  await page.waitForURL('**/dashboard');
+});
+
 test('the security and plan pages', async () => {
   await page.getByRole('link', { name: 'Security' }).click();
   await page.waitForURL('**/dashboard/security');
@@ -183,6 +195,7 @@ test('the security and plan pages', async () => {
 test('sign out ends the session; the dashboard then asks to sign in; the used link offers a new one', async () => {
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL(`${dev.url}/`);
+  assert((await page.locator('header nav').getByRole('link', { name: 'Sign in' }).getAttribute('href')) === '/signin', 'signed out, the header does not say Sign in');
   await page.goto(`${dev.url}/dashboard`);
   await page.waitForURL('**/signin');
   await shoot(page, 'signin', 'desktop');
@@ -259,6 +272,64 @@ test('a second sign-in through /signin reaches the same account', async () => {
   await signInAs(again, email);
   assert((await again.locator('main').innerText()).includes('Hello, Ada Newcomer'), 'another account');
   await again.context().close();
+});
+
+/**
+ * The keys table as laid out: each row's cells start at the row's top (desktop) or sit inside its card
+ * (phone), and every control and status is on screen, not clipped by the table's own scroll box.
+ */
+async function keysTableProblems(page, width) {
+  return page.evaluate((width) => {
+    const problems = [];
+    const scroller = document.querySelector('.table-scroll');
+    if (scroller.scrollWidth > scroller.clientWidth + 1) problems.push(`the table scrolls sideways by ${scroller.scrollWidth - scroller.clientWidth} px`);
+    const box = scroller.getBoundingClientRect();
+    for (const row of document.querySelectorAll('table.keys-table tbody tr')) {
+      const r = row.getBoundingClientRect();
+      const name = row.querySelector('th').textContent.slice(0, 12);
+      const cells = [...row.children].map((cell) => cell.getBoundingClientRect());
+      if (width > 700 && cells.some((c) => Math.abs(c.top - r.top) > 1 || Math.abs(c.bottom - r.bottom) > 1)) {
+        problems.push(`${name}: cells span ${cells.map((c) => `${Math.round(c.top - r.top)}..${Math.round(c.bottom - r.top)}`).join(', ')} px of a ${Math.round(r.height)} px row`);
+      }
+      if (cells.some((c) => c.top < r.top - 1 || c.bottom > r.bottom + 1)) problems.push(`${name}: a cell sticks out of its row`);
+      for (const control of row.querySelectorAll('select, button, .status')) {
+        const c = control.getBoundingClientRect();
+        if (c.width === 0 || c.left < Math.max(0, box.left) - 1 || c.right > Math.min(width, box.right) + 1) {
+          problems.push(`${name}: ${control.tagName.toLowerCase()} "${control.textContent.trim()}" is off screen (${Math.round(c.left)}..${Math.round(c.right)} of ${width})`);
+        }
+      }
+    }
+    return problems;
+  }, width);
+}
+
+test('keys table at 1366 and 390 px: actions in their rows, a 50-character name wraps, every control on screen', async () => {
+  const tableEmail = `table-${Date.now()}@example.com`;
+  for (const [label, options] of [
+    ['1366', { viewport: { width: 1366, height: 900 } }],
+    ['390', { ...PHONE, viewport: { width: 390, height: 844 } }],
+  ]) {
+    const p = await newPage(options);
+    await signInAs(p, tableEmail);
+    if (label === '1366') {
+      for (const name of ['w'.repeat(50), 'my website']) {
+        await p.goto(`${dev.url}/dashboard/keys`);
+        await p.getByLabel('Name').fill(name);
+        await p.getByRole('button', { name: 'Create key' }).click();
+        await p.waitForURL('**/dashboard/keys/new');
+      }
+      // A rolled key keeps 24 hours with only its Revoke button: a row where the actions are not the tallest cell.
+      await p.goto(`${dev.url}/dashboard/keys`);
+      p.once('dialog', (dialog) => dialog.accept());
+      await p.getByRole('row', { name: /^w{50}/ }).getByRole('button', { name: 'Roll' }).click();
+      await p.waitForURL('**/dashboard/keys/new');
+    }
+    await p.goto(`${dev.url}/dashboard/keys`);
+    await shoot(p, 'keys-table', label);
+    const found = await keysTableProblems(p, options.viewport.width);
+    assert(found.length === 0, `${label} px: ${found.join('; ')}`);
+    await p.context().close();
+  }
 });
 
 test('no script errors or Content-Security-Policy violations on any page', async () => {

@@ -170,7 +170,7 @@ test('API reference lists every operation, error code and the three kinds of inp
     for (const method of Object.keys(item)) assert(text.includes(`${method.toUpperCase()}\n${path}`) || text.includes(`${method.toUpperCase()} ${path}`), `missing ${method} ${path}`);
   }
   for (const { code } of spec['x-error-codes']) assert(text.includes(code), `missing error code ${code}`);
-  for (const needle of ['-F file=@photo.jpg', 'base64 -w0', '"url": "https://example.com/photo.jpg"', 'X-Demo-Remaining', 'maxWidth']) {
+  for (const needle of ['-F file=@photo.jpg', 'base64 < ', '"url": "https://example.com/photo.jpg"', 'X-Demo-Remaining', 'maxWidth']) {
     assert(text.includes(needle), `missing ${needle}`);
   }
   await docs.screenshot({ path: `${artifacts}site-docs.png`, fullPage: true });

@@ -75,6 +75,7 @@ describe('issue 11: no crafted image takes the engine past its budget (engine)',
   ] as const)('4. %s that runs out of the budget fails as memory (413), never as bad data or a 500', async (_, make, format) => {
     const input = await make();
     const header = readHeader(input);
+    let refused = 0;
     for (let kib = 1024; kib <= 4096; kib += 64) {
       const tight = createWasmEngine(engineWasm, { plan: () => ({ jpeg: 'optimized', ownWebpAlpha: false, webpLowMemory: false }), budgetBytes: kib * 1024, retireAfterBytes: 0 });
       const error = await tight.transcode(input, header, { format, quality: 72, width: header.width, height: header.height }).then(
@@ -83,7 +84,10 @@ describe('issue 11: no crafted image takes the engine past its budget (engine)',
       );
       if (error === undefined) break;
       expect((error as ApiError).code, `${kib} KiB: ${(error as Error).message}`).toBe('image_too_large');
+      refused++;
     }
+    // The tightest budget must refuse the job, or the loop checked nothing.
+    expect(refused).toBeGreaterThan(0);
   });
 
   it('4. an instance whose memory grew past the threshold is dropped after its job, and the next job starts small', async () => {

@@ -9,6 +9,7 @@ import { createWasmEngine } from '../../src/image/wasm';
 import { type JpegPlan, planEncoder } from '../../src/image/wasm/memory-model';
 import { blackPng, noisePng } from '../helpers/crafted';
 import { fixture } from '../helpers/fixtures';
+import { HEAVY_TEST_TIMEOUT_MS } from '../helpers/timeouts';
 import { freshEngine, jpegPlan, transcodeFixture } from './helpers';
 
 const engine = freshEngine();
@@ -55,7 +56,8 @@ describe('wasm engine: JPEG', () => {
     expect(readHeader(png)).toMatchObject({ width: 301, height: 203 });
   });
 
-  it('picks each plan at the sizes the memory model says, and each output decodes', async () => {
+  // 86 + 24 + 10 + 2 MP made, encoded and decoded again: a heavy test.
+  it('picks each plan at the sizes the memory model says, and each output decodes', { timeout: HEAVY_TEST_TIMEOUT_MS }, async () => {
     const quality = encoderQuality('jpeg', 80);
     // 3:2 PNGs at full size: progressive up to about 7 MP, then optimised Huffman tables up to about 13, then
     // rows only up to about 78, then libjpeg-turbo's narrower rows (codecs/README.md).

@@ -6,6 +6,7 @@ import { createWasmEngine } from '../../src/image/wasm';
 import { craftedJpeg, noisePng, prng, samplePng, tiledNoisePng } from '../helpers/crafted';
 import { fixture } from '../helpers/fixtures';
 import { checkJob, runModelCase } from '../helpers/model-cases';
+import { HEAVY_TEST_TIMEOUT_MS } from '../helpers/timeouts';
 
 /** One engine whose every job runs on a fresh instance over the same memory: each job measured alone, no memory piles up. */
 const engine = createWasmEngine(engineWasm, { retireAfterBytes: 0 });
@@ -53,7 +54,8 @@ describe('memory model: the adversarial classes it was calibrated on', () => {
     }
   });
 
-  it('every JPEG plan, pinned: binary and uniform noise, colour and grey, odd sizes and wide rows, qualities 1 to 100, adaptive quantisation on and off', async () => {
+  // 4 plans x 2 x 6 inputs x 3 qualities: 144 transcodes, a heavy test.
+  it('every JPEG plan, pinned: binary and uniform noise, colour and grey, odd sizes and wide rows, qualities 1 to 100, adaptive quantisation on and off', { timeout: HEAVY_TEST_TIMEOUT_MS }, async () => {
     const random = prng(5);
     const bit = () => (random() < 0.5 ? 0 : 255);
     // 3 MP, so that the per-block terms (coefficients, tokens) dominate the peak.

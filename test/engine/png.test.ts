@@ -3,7 +3,9 @@ import { u32be } from '../../src/image/bytes';
 import { parsePng } from '../../src/image/container/png-chunks';
 import { readHeader } from '../../src/image/header/read-header';
 import { fixture } from '../helpers/fixtures';
-import { freshEngine, maxDifference, referencePixels, transcodeFixture } from './helpers';
+import { expectFlattenedOntoWhite } from '../helpers/pixels';
+import { freshEngine, maxDifference, referenceJpegPixels, referencePixels, transcodeFixture } from './helpers';
+import { pixelPng } from './synthetic-png';
 
 /**
  * The table a browser applies to the colour samples of a PNG with gAMA and neither sRGB nor iCCP:
@@ -51,23 +53,43 @@ describe('wasm engine: PNG', () => {
     }
   });
 
-  it('writes a palette PNG when there are at most 256 colours', async () => {
-    const out = readHeader(await transcodeFixture(engine, 'pngsuite/basn2c08.png', { format: 'png' }));
-    expect(out.colorType === 3 || out.colorType === 2).toBe(true);
-    const palette = readHeader(await transcodeFixture(engine, 'pngsuite/basn3p08.png', { format: 'png' }));
-    expect(palette.colorType).toBe(3);
+  it('writes a lossless palette PNG when there are at most 256 colours, RGB from 257', async () => {
+    for (const [colours, colorType] of [[256, 3], [257, 2]] as const) {
+      // 64 x 64 RGB pixels cycling through `colours` distinct colours.
+      const input = pixelPng(64, 64, 3, (x, y) => {
+        const k = (y * 64 + x) % colours;
+        return [k & 255, (k * 7) & 255, k >> 8 ? 200 : 10];
+      });
+      const out = await engine.transcode(input, readHeader(input), { format: 'png', quality: 100, width: 64, height: 64 });
+      expect(readHeader(out).colorType, `${colours} colours`).toBe(colorType);
+      expect(maxDifference(await referencePixels(out, 'png'), await referencePixels(input, 'png')), `${colours} colours`).toBe(0);
+    }
   });
 
   it('flattens transparency onto white for JPEG output', async () => {
     const out = await transcodeFixture(engine, 'pngsuite/basn6a08.png', { format: 'jpeg', quality: 95 });
-    const header = readHeader(out);
-    expect(header).toMatchObject({ format: 'jpeg', width: 32, height: 32, hasAlpha: false });
+    expect(readHeader(out)).toMatchObject({ format: 'jpeg', width: 32, height: 32, hasAlpha: false });
+    expectFlattenedOntoWhite(await referencePixels(await fixture('engine/pngsuite/basn6a08.png'), 'png'), await referenceJpegPixels(out));
   });
 
-  it('keeps alpha when resizing (premultiplied, no dark fringes)', async () => {
-    const out = await transcodeFixture(engine, 'pngsuite/basn6a08.png', { format: 'png', width: 16, height: 16 });
-    const pixels = await referencePixels(out, 'png');
-    expect(readHeader(out).hasAlpha).toBe(true);
-    expect(pixels.length).toBe(16 * 16 * 4);
+  it('keeps alpha when resizing, premultiplied: no fringe of the colour hidden under transparent pixels', async () => {
+    // An opaque white and an opaque black square, each on transparent pixels that hide the other colour.
+    for (const [shown, hidden] of [[255, 0], [0, 255]] as const) {
+      const input = pixelPng(64, 64, 4, (x, y) => (x >= 20 && x < 44 && y >= 20 && y < 44 ? [shown, shown, shown, 255] : [hidden, hidden, hidden, 0]));
+      const out = await engine.transcode(input, readHeader(input), { format: 'png', quality: 100, width: 21, height: 21 });
+      expect(readHeader(out).hasAlpha).toBe(true);
+      const pixels = await referencePixels(out, 'png');
+      // The fringe as seen: how far a pixel's colour strays from the square's, weighted by its alpha (what
+      // compositing shows). Resampling without premultiplying would blend the hidden colour in: tens of levels.
+      let edges = 0;
+      let fringe = 0;
+      for (let i = 0; i < pixels.length; i += 4) {
+        const alpha = pixels[i + 3]!;
+        if (alpha > 0 && alpha < 255) edges++;
+        for (let c = 0; c < 3; c++) fringe = Math.max(fringe, (Math.abs(pixels[i + c]! - shown) * alpha) / 255);
+      }
+      expect(edges, 'semi-transparent edge pixels').toBeGreaterThan(0);
+      expect(fringe, `the most a pixel, as composited, strays from ${shown}`).toBeLessThanOrEqual(1);
+    }
   });
 });

@@ -7,9 +7,6 @@ import { syntheticPng } from '../engine/synthetic-png';
 import { call, createKey, form } from './api';
 import { responseImage } from './images';
 
-/** Making and compressing tens of megapixels takes seconds of CPU, many more on a shared, loaded machine. */
-export const PHOTO_TIMEOUT_MS = 180_000;
-
 /**
  * A baseline JPEG photo of `width` x `height`, made from a synthetic PNG by an engine instance of its
  * own, so that the service's instance has run nothing when the API job starts.

@@ -325,6 +325,7 @@ describe('size: 413 url_too_large over 10 MB', () => {
     });
     const error = await rejection(fetchImageFromUrl(IMAGE));
     expect([error.status, error.code]).toEqual([413, 'url_too_large']);
+    expect(error.message).toBe('The image at the url exceeds 10 MB.');
     expect(body.pulled()).toBeLessThanOrEqual(64 * 1024); // at most the stream's own first prefetch
   });
 
@@ -333,6 +334,7 @@ describe('size: 413 url_too_large over 10 MB', () => {
     fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => ok(body.stream) } });
     const error = await rejection(fetchImageFromUrl(IMAGE));
     expect([error.status, error.code]).toEqual([413, 'url_too_large']);
+    expect(error.message).toBe('The image at the url exceeds 10 MB.');
     expect(body.pulled()).toBeGreaterThan(COMPRESS_MAX_BYTES);
     expect(body.pulled()).toBeLessThanOrEqual(COMPRESS_MAX_BYTES + 2 * 64 * 1024);
     expect(body.cancelled()).toBe(true);

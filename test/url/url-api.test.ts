@@ -107,7 +107,9 @@ describe('POST /v1/compress with a url', () => {
     fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => new Response(body.stream) } });
     const response = await compressUrl({ url: IMAGE });
     expect(response.status).toBe(413);
-    expect((await errorBody(response)).error).toBe('url_too_large');
+    const error = await errorBody(response);
+    expect(error.error).toBe('url_too_large');
+    expect(error.message).toContain('10 MB');
   });
 
   it('answers 502 url_fetch_failed after 3 failed attempts, and charges nothing', async () => {

@@ -1,9 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isSqueezeError } from '../src/index';
+import { backoffMs } from '../src/retry';
 import { apiError, dropConnection, failure, hang, pngBytes, fakeApiPerTest } from './fake-api';
 
 const fake = fakeApiPerTest();
 const client = fake.client;
+
+/** Waits for something the client or the fake API does, never for a length of time. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 2));
+}
 
 describe('retries', () => {
   it('retries 5xx with backoff, then succeeds', async () => {
@@ -27,10 +33,21 @@ describe('retries', () => {
     fake.api.answer(apiError(500, 'internal_error'), apiError(500, 'internal_error'));
     await client({ retryBaseDelayMs: 100 }).compress(pngBytes());
     const [a, b, c] = fake.api.requests.map((r) => r.at);
-    // 100 ms × [0.5, 1) then 200 ms × [0.5, 1).
+    // 100 ms × [0.5, 1) then 200 ms × [0.5, 1): at least that long (a slow machine only adds to it).
     expect(b! - a!).toBeGreaterThanOrEqual(45);
     expect(c! - b!).toBeGreaterThanOrEqual(95);
-    expect(c! - a!).toBeLessThan(1000);
+  });
+
+  it('a backoff is base × 2^(retry - 1), capped at 10 s, times a jitter in [0.5, 1)', () => {
+    const random = vi.spyOn(Math, 'random');
+    for (const [retry, full] of [[1, 100], [2, 200], [3, 400], [10, 10_000]] as const) {
+      random.mockReturnValue(0);
+      expect(backoffMs(retry, 100)).toBe(full / 2);
+      random.mockReturnValue(0.999_999);
+      expect(backoffMs(retry, 100)).toBeLessThan(full);
+      expect(backoffMs(retry, 100)).toBeGreaterThan(0.999 * full);
+    }
+    random.mockRestore();
   });
 
   it.each([
@@ -55,8 +72,8 @@ describe('retries', () => {
     fake.api.answer(apiError(429, 'rate_limited', { retryAfter: 1, resetAt: new Date(Date.now() + 1000).toISOString() }));
     const squeeze = client();
     const first = squeeze.compress(pngBytes());
-    await new Promise((r) => setTimeout(r, 100));
-    expect(squeeze.pausedFor).toBeGreaterThan(500);
+    await until(() => squeeze.pausedFor > 0);
+    expect(squeeze.pausedFor).toBeLessThanOrEqual(1000);
     // A call started during the pause waits for it too, instead of meeting a 429 of its own.
     const second = squeeze.compress(pngBytes());
     const [a, b] = await Promise.all([first, second]);
@@ -102,17 +119,16 @@ describe('retries', () => {
   });
 
   it('retries at once when a kept-alive socket that the server had closed is reused', async () => {
-    const squeeze = client({ retryBaseDelayMs: 5_000 });
+    // A backoff would be 5 minutes at least here, far past the test's timeout: only an immediate retry passes.
+    const squeeze = client({ retryBaseDelayMs: 600_000 });
     await squeeze.compress(pngBytes());
-    await new Promise((r) => setTimeout(r, 50)); // the socket is back in the pool, idle
+    // The body has been read, so the connection goes back to the pool, idle, on the next turn.
+    await new Promise(setImmediate);
     // The server closed the idle connection just as the client reused it: nothing reached it.
     fake.api.answer(dropConnection);
-    const started = Date.now();
     const result = await squeeze.compress(pngBytes());
     expect(result.attempts).toBe(2);
     expect(fake.api.requests.map((r) => r.socket)).toEqual([1, 1, 2]);
-    // No backoff for this case (a backoff would be 2.5 s at least here).
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('a file-backed Blob is sent again whole on retry', async () => {
@@ -133,9 +149,19 @@ describe('retries', () => {
 
 describe('timeouts and abort', () => {
   it('each attempt has its own timeout; a timed-out attempt is retried', async () => {
-    fake.api.answer(hang);
-    const result = await client({ timeoutMs: 300 }).compress(pngBytes());
+    // The first attempt never gets an answer; the second is answered from memory, with no network in the
+    // way, so its own 300 ms can never run out first on a slow machine.
+    let attempts = 0;
+    const answered = await fetch(`${fake.api.url}/v1/compress`, { method: 'POST' }).then((r) => r.arrayBuffer().then((body) => ({ body, headers: r.headers })));
+    const fetchOnce: typeof fetch = (_input, init) => {
+      const signal = init!.signal!;
+      if (++attempts === 1) return new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+      // As fetch does, a signal that has already fired refuses the call.
+      return signal.aborted ? Promise.reject(signal.reason) : Promise.resolve(new Response(answered.body, { headers: answered.headers }));
+    };
+    const result = await client({ timeoutMs: 300, fetch: fetchOnce }).compress(pngBytes());
     expect(result.attempts).toBe(2);
+    expect(attempts).toBe(2);
   });
 
   it('a call whose attempts all time out fails with code timeout', async () => {
@@ -148,7 +174,8 @@ describe('timeouts and abort', () => {
     fake.api.answer(hang);
     const controller = new AbortController();
     const call = client().compress(pngBytes(), { signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
+    await until(() => fake.api.requests.length === 1);
+    controller.abort();
     await expect(call).rejects.toMatchObject({ name: 'AbortError' });
     expect(fake.api.requests).toHaveLength(1);
   });
@@ -156,11 +183,13 @@ describe('timeouts and abort', () => {
   it('an AbortSignal also ends the wait for Retry-After, and usage() takes one', async () => {
     fake.api.answer(apiError(429, 'rate_limited', { retryAfter: 30 }));
     const controller = new AbortController();
-    const call = client().compress(pngBytes(), { signal: AbortSignal.any([controller.signal]) });
-    setTimeout(() => controller.abort(new Error('stop')), 200);
-    const started = Date.now();
+    const squeeze = client();
+    const call = squeeze.compress(pngBytes(), { signal: AbortSignal.any([controller.signal]) });
+    await until(() => squeeze.pausedFor > 0);
+    controller.abort(new Error('stop'));
     await expect(call).rejects.toThrow('stop');
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Ended by the signal, well before the 30 s pause would have.
+    expect(squeeze.pausedFor).toBeGreaterThan(20_000);
     await expect(client().usage({ signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
     expect(fake.api.requests).toHaveLength(1);
   });

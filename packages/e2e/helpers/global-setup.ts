@@ -1,9 +1,9 @@
 // One real `wrangler dev` (scripts/dev-server.mjs: free ports, a fresh local state) for every end-to-end
-// test of the packages, after building them, so the tests run what `npm pack` ships.
-import { execFileSync } from 'node:child_process';
+// test of the packages, after building and packing them as `npm start` does, so the tests run what the
+// tarballs ship and the server serves them at /downloads/.
 import type { TestProject } from 'vitest/node';
 import { startWranglerDev } from '../../../scripts/dev-server.mjs';
-import { root } from './paths';
+import { packTools } from '../../../scripts/pack-tools.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,7 +13,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  execFileSync(process.execPath, [`${root}/node_modules/typescript/bin/tsc`, '-b', 'packages/client', 'packages/cli'], { cwd: root, stdio: 'inherit' });
+  packTools();
   const server = await startWranglerDev({ preferredPort: 8797 });
   project.provide('baseUrl', server.url);
   project.provide('state', server.state);

@@ -1,5 +1,6 @@
 import { ApiError } from '../../errors/api-error';
 import { detectFormat } from '../../image/header/detect-format';
+import { admission, type ByteClaim } from '../../limits/admission';
 import { COMPRESS_MAX_BYTES } from '../../limits/sizes';
 import { Deadline } from './deadline';
 import { discardBody, readBodyWithLimit } from './read-body';
@@ -23,6 +24,11 @@ const REQUEST_HEADERS = {
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export interface FetchImageOptions {
+  /**
+   * The request's claim on the isolate's bytes: the body is counted in it as it arrives, and stays so
+   * after. Without one (unit tests) the fetch counts in a claim of its own, given back when it ends.
+   */
+  claim?: ByteClaim;
   /** Tests only: a shorter budget than the interface's 5000 ms. */
   deadlineMs?: number;
 }
@@ -39,10 +45,11 @@ type Hop = { body: Uint8Array } | { location: string };
 export async function fetchImageFromUrl(url: string, options: FetchImageOptions = {}): Promise<Uint8Array> {
   let target = validateUrlSyntax(url);
   const deadline = new Deadline(options.deadlineMs ?? URL_FETCH_DEADLINE_MS);
+  const claim = options.claim ?? admission.claim();
   try {
     for (let redirects = 0; ; redirects++) {
       await assertPublicHost(target, deadline);
-      const hop = await withRetries('Fetching the url', deadline, () => fetchOnce(target, deadline));
+      const hop = await withRetries('Fetching the url', deadline, () => fetchOnce(target, deadline, claim));
       if ('body' in hop) {
         // Magic bytes only, whatever the Content-Type says (servers label HTML error pages image/png);
         // the pipeline then parses the whole header like any upload's.
@@ -58,11 +65,12 @@ export async function fetchImageFromUrl(url: string, options: FetchImageOptions 
     }
   } finally {
     deadline.end();
+    if (!options.claim) claim.release();
   }
 }
 
 /** One request to one hop: a redirect to follow, a body, or an error (TransientFailure is retried). */
-async function fetchOnce(url: URL, deadline: Deadline): Promise<Hop> {
+async function fetchOnce(url: URL, deadline: Deadline, claim: ByteClaim): Promise<Hop> {
   const response = await deadline.race(
     fetch(url.href, { method: 'GET', headers: REQUEST_HEADERS, redirect: 'manual', signal: deadline.signal }),
   );
@@ -80,7 +88,7 @@ async function fetchOnce(url: URL, deadline: Deadline): Promise<Hop> {
     discardBody(response);
     throw new ApiError('url_fetch_failed', `The url answered HTTP ${status}.`);
   }
-  return { body: await readBodyWithLimit(response, COMPRESS_MAX_BYTES, deadline) };
+  return { body: await readBodyWithLimit(response, COMPRESS_MAX_BYTES, deadline, claim) };
 }
 
 /** The next hop, held to the same rules as the url the caller gave (the message says it was a redirect). */

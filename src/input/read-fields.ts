@@ -1,0 +1,66 @@
+import { ApiError } from '../errors/api-error';
+import type { ByteClaim } from '../limits/admission';
+import { ENVELOPE_BYTES, maxBodyBytes } from '../limits/sizes';
+import type { Fields } from './fields';
+import { ImageBuffer } from './image-buffer';
+import { JsonBodyReader } from './json-body';
+import { multipartBoundary, MultipartReader } from './multipart';
+import { forEachChunk } from './read-stream';
+
+export interface ParsedBody {
+  form: 'json' | 'multipart';
+  /** The body's fields; the image's (JSON `image` when a string, the multipart part `multipartImageField`) as its bytes. */
+  fields: Fields;
+}
+
+export interface BodyRules {
+  /** The multipart part that holds the image (JSON's is always `image`). */
+  multipartImageField: string;
+  maxImageBytes: number;
+  tooLarge: () => ApiError;
+  /** The request's claim on the isolate's bytes: what the body holds is counted in it as it arrives. */
+  claim: ByteClaim;
+}
+
+/**
+ * Reads and parses a request body by its Content-Type, as it arrives (JSON objects and multipart forms
+ * only; anything else is a clear 400). Before the first byte is read, the body is refused when its
+ * Content-Length is over the limit (413), and counted: the image it may carry (its Content-Length bounds
+ * it) and room for its other fields, so a body the isolate cannot hold now is answered 503 at once.
+ * Without a Content-Length it is counted as it comes. On return the claim holds the image alone.
+ */
+export async function readFields(request: Request, rules: BodyRules): Promise<ParsedBody> {
+  const maxBytes = maxBodyBytes(rules.maxImageBytes);
+  const header = request.headers.get('Content-Length');
+  const declared = header === null ? undefined : Number(header);
+  if (declared !== undefined && declared > maxBytes) throw rules.tooLarge();
+  const contentType = request.headers.get('Content-Type') ?? '';
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  const json = type === 'application/json' || type.endsWith('+json');
+  if (!json && type !== 'multipart/form-data') {
+    throw new ApiError(
+      'bad_request',
+      `Unsupported Content-Type ${type ? `"${type}"` : '(none)'}: send multipart/form-data or application/json.`,
+    );
+  }
+  const boundary = json ? '' : multipartBoundary(contentType);
+
+  rules.claim.grow(ENVELOPE_BYTES);
+  let image: ImageBuffer | undefined;
+  try {
+    // Base64 text is 4 characters for 3 bytes.
+    const expected = declared === undefined ? undefined : json ? Math.floor((declared * 3) / 4) : declared;
+    image = new ImageBuffer(rules.claim, rules.maxImageBytes, rules.tooLarge, expected);
+    const imageField = json ? 'image' : rules.multipartImageField;
+    const reader = json ? new JsonBodyReader(imageField, image) : new MultipartReader(boundary, imageField, image);
+    if (request.body) await forEachChunk(request.body, (chunk) => reader.push(chunk), { maxBytes, tooLarge: rules.tooLarge, claim: rules.claim });
+    const fields = reader.end();
+    if (!(fields[imageField] instanceof Uint8Array)) image.discard();
+    return { form: json ? 'json' : 'multipart', fields };
+  } catch (error) {
+    image?.discard();
+    throw error;
+  } finally {
+    rules.claim.shrink(ENVELOPE_BYTES);
+  }
+}

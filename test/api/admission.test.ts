@@ -1,0 +1,174 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runExclusive } from '../../src/image/job-queue';
+import { admission, QUEUED_CPU_MS } from '../../src/limits/admission';
+import { REQUEST_BYTES_BUDGET } from '../../src/limits/memory';
+import { pngChunk } from '../container/synth';
+import { call, createKey, errorBody, form, toBase64 } from '../helpers/api';
+import { blackPng } from '../helpers/crafted';
+import { fakeNetwork, publicHost } from '../url/fake-network';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const MiB = 1_048_576;
+/** A real 64x64 PNG carrying 9.2 MiB in a private ancillary chunk: a large upload that costs the engine little. */
+const LARGE = blackPng(64, 64, 3, [pngChunk('fiLl', new Uint8Array(9.2 * MiB))]);
+
+/** Holds the engine with a job predicted to take `cpuMs` until `open()`, so admitted requests wait (holding what they hold). */
+function holdEngine(cpuMs: number): { open: () => Promise<unknown> } {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const running = runExclusive(cpuMs, () => gate);
+  return {
+    open: () => {
+      open();
+      return running;
+    },
+  };
+}
+
+/** The requests, and a promise for the moment `count` of them have been answered. */
+function whenAnswered(requests: Promise<Response>[], count: number): Promise<void> {
+  let answered = 0;
+  return new Promise((resolve) => {
+    for (const request of requests) {
+      void request.finally(() => {
+        if (++answered === count) resolve();
+      });
+    }
+  });
+}
+
+function compress(key: string, init: RequestInit): Promise<Response> {
+  return call('/v1/compress', { method: 'POST', ...init, headers: { 'X-API-Key': key, ...init.headers } });
+}
+
+async function usage(key: string): Promise<{ current: number; minuteLeft: number }> {
+  const response = await call('/v1/usage', { headers: { 'X-API-Key': key } });
+  const body = (await response.json()) as { usage: { current: number } };
+  // The usage call counts itself against the minute: what was left before it is one more.
+  return { current: body.usage.current, minuteLeft: Number(response.headers.get('RateLimit-Remaining')) + 1 };
+}
+
+async function expectBusy(response: Response): Promise<void> {
+  expect(response.status).toBe(503);
+  expect((await errorBody(response)).error).toBe('service_unavailable');
+  expect(Number(response.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
+}
+
+/**
+ * Six concurrent 9.2 MiB images from one free account while the engine is held: those that fit the
+ * isolate's 24 MiB (two, when their size is announced) wait; the others are answered 503 at once, and
+ * neither the quota nor the minute window keeps anything of them.
+ */
+async function sixConcurrent(send: (key: string) => Promise<Response>, admitted: number[] = [2]): Promise<void> {
+  admission.takePeak();
+  const engine = holdEngine(1000);
+  const { key } = await createKey('free');
+  const requests = Array.from({ length: 6 }, () => send(key));
+  await whenAnswered(requests, 6 - Math.max(...admitted));
+  await engine.open();
+  const responses = await Promise.all(requests);
+  const done = responses.filter((r) => r.status === 200);
+  const refused = responses.filter((r) => r.status === 503);
+  expect(admitted).toContain(done.length);
+  expect(done.length + refused.length).toBe(6);
+  for (const response of refused) await expectBusy(response);
+  await Promise.all(done.map((r) => r.arrayBuffer()));
+  expect(await usage(key)).toEqual({ current: done.length, minuteLeft: 60 - done.length });
+  // The admitted images were counted, and the count never passed the budget.
+  const peak = admission.takePeak();
+  expect(peak).toBeGreaterThanOrEqual(done.length * LARGE.length);
+  expect(peak).toBeLessThanOrEqual(REQUEST_BYTES_BUDGET);
+  expect(admission.takePeak(), 'all given back').toBe(0);
+}
+
+describe('memory counted from the first byte (issue 19, item 3)', () => {
+  it('multipart uploads past the budget get 503 with Retry-After, and are charged nothing', async () => {
+    await sixConcurrent((key) => compress(key, { body: form('file', LARGE) }));
+  });
+
+  it('base64 images past the budget get 503 with Retry-After, and are charged nothing', async () => {
+    const body = JSON.stringify({ image: toBase64(LARGE) });
+    await sixConcurrent((key) => compress(key, { headers: { 'Content-Type': 'application/json' }, body }));
+  });
+
+  it('url images past the budget get 503 with Retry-After, and are charged nothing', async () => {
+    const url = 'https://images.example.com/large.png';
+    const headers = { 'Content-Length': String(LARGE.length) };
+    fakeNetwork({ dns: publicHost('images.example.com'), sites: { [url]: () => new Response(LARGE, { headers }) } });
+    await sixConcurrent((key) => compress(key, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url }) }));
+  });
+
+  it('url images of unannounced size are counted as they arrive, their joining included', async () => {
+    const url = 'https://images.example.com/streamed.png';
+    const streamed = () =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < LARGE.length; at += 256 * 1024) controller.enqueue(LARGE.slice(at, at + 256 * 1024));
+          controller.close();
+        },
+      });
+    fakeNetwork({ dns: publicHost('images.example.com'), sites: { [url]: () => new Response(streamed()) } });
+    // Joining its pieces, one image holds twice its size for a moment: one or two get in, by how they interleave.
+    await sixConcurrent((key) => compress(key, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ url }) }), [1, 2]);
+  });
+
+  it('a body that does not fit is answered before it is read', async () => {
+    // Most of the budget held, and a job in the engine predicted to take 3 s: an upload declaring 9.2 MiB cannot fit.
+    const held = admission.claim();
+    held.grow(REQUEST_BYTES_BUDGET - 4 * MiB);
+    const engine = holdEngine(3000);
+    const { key } = await createKey('free');
+    const boundary = 'squeeze-admission';
+    const body = new TextEncoder().encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="large.png"\r\n\r\n`,
+    );
+    const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`);
+    const total = body.length + LARGE.length + tail.length;
+    let sent = 0;
+    const parts = [body, LARGE, tail];
+    const source = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // 64 KiB at a time, on demand: `sent` is what the Worker has asked for so far.
+        let at = sent;
+        for (const part of parts) {
+          if (at < part.length) {
+            const chunk = part.subarray(at, at + 64 * 1024);
+            sent += chunk.length;
+            controller.enqueue(chunk);
+            return;
+          }
+          at -= part.length;
+        }
+        controller.close();
+      },
+    });
+    const sized = new FixedLengthStream(total);
+    void source.pipeTo(sized.writable).catch(() => undefined);
+    const response = await compress(key, {
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
+      body: sized.readable,
+    });
+    await expectBusy(response);
+    expect(response.headers.get('Retry-After'), 'the time the queued work is predicted to take').toBe('3');
+    expect(sent, 'bytes of the body sent before the answer').toBeLessThan(total / 4);
+    held.release();
+    await engine.open();
+    expect(await usage(key)).toEqual({ current: 0, minuteLeft: 60 });
+  });
+});
+
+describe('the engine queue bounded by predicted CPU too (issue 19, item 4)', () => {
+  it('a small but slow job behind a minute of predicted work is answered 503, and charged nothing', async () => {
+    const engine = holdEngine(QUEUED_CPU_MS - 1000);
+    const { key } = await createKey('free');
+    // 2000x1500 lossless PNG output: a few seconds by the CPU model, from a few KB of input.
+    const response = await compress(key, { body: form('file', blackPng(2000, 1500), { format: 'png', quality: '100' }) });
+    await engine.open();
+    await expectBusy(response);
+    expect(Number(response.headers.get('Retry-After'))).toBe(59);
+    expect(await usage(key)).toEqual({ current: 0, minuteLeft: 60 });
+  });
+});
