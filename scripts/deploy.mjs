@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { unstable_readConfig } from 'wrangler';
 import { readMailSetup, senderAddress } from '../src/mail/mail-setup.ts';
-import { wranglerBin, wranglerEnv } from './wrangler.mjs';
+import { quietWranglerEnv, wranglerBin, wranglerEnv } from './wrangler.mjs';
 
 const PLACEHOLDER_ID = '00000000-0000-0000-0000-000000000000';
 
@@ -62,9 +62,9 @@ function checkDeployment(config) {
   return { problems, notes };
 }
 
-/** Runs wrangler here; a real deploy keeps the terminal's environment (its login, its prompts). */
+/** Runs wrangler here; a real deploy keeps the terminal's colours and prompts. */
 function wrangler(wranglerArgs) {
-  const result = spawnSync(process.execPath, [wranglerBin, ...wranglerArgs], { stdio: 'inherit', env: dryRun ? wranglerEnv : process.env });
+  const result = spawnSync(process.execPath, [wranglerBin, ...wranglerArgs], { stdio: 'inherit', env: dryRun ? wranglerEnv : quietWranglerEnv });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
