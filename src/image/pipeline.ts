@@ -87,8 +87,11 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     heldBytes += bytes.byteLength;
     return bytes;
   };
+  // The request's CPU budget is enforced while its jobs run too (the clock as the engine reads it): each job gets what is left.
+  let jobsStartedMs: number | undefined;
   const encode = async (spec: OutputSpec): Promise<Candidate> => {
-    const encoded = hold(await engine.transcode(input, header, spec));
+    jobsStartedMs ??= Date.now();
+    const encoded = hold(await engine.transcode(input, header, spec, { cpuBudgetMs: cpuBudgetMs - (Date.now() - jobsStartedMs) }));
     const carried = await carryIccProfile(encoded, spec.format, icc);
     if (carried.bytes !== encoded) hold(carried.bytes);
     return { spec, ...carried };
