@@ -9,7 +9,7 @@ import { refundHit } from './sliding-window';
  * (monthly-quota.ts: only successes count); what is left to give back is its hit on the rate-limit
  * window, the account's minute or the demo client's hour. That rule lives here, beside the windows.
  */
-function isChargedNothing(error: unknown): boolean {
+export function isChargedNothing(error: unknown): boolean {
   return error instanceof ApiError && error.code === 'service_unavailable';
 }
 

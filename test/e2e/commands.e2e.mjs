@@ -25,7 +25,8 @@ const month = new Date().toISOString().slice(0, 7);
 async function command(script, ...args) {
   const { stdout } = await promisify(execFile)(process.execPath, [join(root, `scripts/${script}.mjs`), ...args], {
     cwd: root,
-    env: { ...process.env, SQUEEZE_STATE: state },
+    // The Worker the commands tell about a change: this test's, once it runs (before, a port nothing listens on).
+    env: { ...process.env, SQUEEZE_STATE: state, SQUEEZE_URL: dev?.url ?? 'http://127.0.0.1:9' },
   });
   return stdout;
 }
@@ -41,6 +42,7 @@ const proQuota = () => sql("SELECT monthly_quota FROM plans WHERE name = 'pro'")
 const legacyKey = `sqz_${randomBytes(24).toString('base64url')}`;
 let newKey;
 let newAccount;
+let dev;
 
 test('a state made before migrations: the old schema.sql, a key as the old key command wrote it, usage', () => {
   runWrangler(['d1', 'execute', 'DB', '--local', '--persist-to', state, '--file', join(root, 'test/fixtures/legacy/schema.sql')]);
@@ -90,7 +92,6 @@ test('npm run account -- plan changes the plan and records it; the same plan aga
   assert(refused, 'an unknown plan was accepted');
 });
 
-let dev;
 test('served by wrangler dev: the old key works with its usage kept and the edited plan; the new key on business', async () => {
   dev = await startWranglerDev({ state });
   const usage = await fetch(`${dev.url}/v1/usage`, { headers: { 'X-API-Key': legacyKey } });
