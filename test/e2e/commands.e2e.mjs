@@ -118,6 +118,26 @@ test('npm run account -- disable: the account\'s keys are 401 at once; enable br
   assert(events.includes('account_disabled') && events.at(-1) === 'account_enabled', JSON.stringify(events));
 });
 
+test("npm run account -- disable ends the account's dashboard sessions", async () => {
+  // Sign up through the dev server as a browser on the site would: the form, the link from the outbox, the confirm page.
+  const email = `disable-${randomBytes(4).toString('hex')}@example.com`;
+  const form = (fields) => ({ method: 'POST', redirect: 'manual', headers: { 'Sec-Fetch-Site': 'same-origin' }, body: new URLSearchParams(fields) });
+  const signup = await fetch(`${dev.url}/signup`, form({ name: 'Ada', email }));
+  assert(signup.status === 303, `signup ${signup.status}`);
+  const mail = await (await fetch(`${dev.url}/dev/outbox/latest?to=${encodeURIComponent(email)}`)).json();
+  const confirmed = await fetch(`${dev.url}/auth/confirm`, form({ token: new URL(mail.link).searchParams.get('token') }));
+  const cookie = confirmed.headers.getSetCookie().find((c) => c.startsWith('__Host-session='))?.split(';')[0];
+  assert(confirmed.status === 303 && cookie, `confirm ${confirmed.status}`);
+  const dashboard = () => fetch(`${dev.url}/dashboard`, { redirect: 'manual', headers: { Cookie: cookie } });
+  assert((await dashboard()).status === 200, 'not signed in');
+
+  await command('account', 'disable', email);
+  const after = await dashboard();
+  assert(after.status === 303 && after.headers.get('Location') === '/signin', `dashboard after disable: ${after.status}`);
+  const live = sql(`SELECT count(*) AS n FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE a.email = '${email}' AND s.ended_ms IS NULL`);
+  assert(live[0].n === 0, JSON.stringify(live));
+});
+
 test('npm run key -- revoke by prefix: 401 at once, audited', async () => {
   await command('key', 'revoke', newKey.slice(0, 12));
   assert((await fetch(`${dev.url}/v1/usage`, { headers: { 'X-API-Key': newKey } })).status === 401, 'still works');
