@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startWranglerDev, stopAllWranglerDev } from '../../scripts/dev-server.mjs';
 import { runWrangler } from '../../scripts/wrangler.mjs';
-import { assert, run, test } from './harness.mjs';
+import { afterAll } from 'vitest';
+import { assert, test } from './harness.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const state = mkdtempSync(join(tmpdir(), 'squeeze-commands-'));
@@ -184,12 +185,7 @@ test("npm run build is quiet about a complete deployment: wrangler.toml's commen
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => stopAllWranglerDev().finally(() => process.exit(130)));
 }
-let result = { passed: 0, failed: 1 };
-try {
-  result = await run();
-} finally {
+afterAll(async () => {
   await stopAllWranglerDev();
   rmSync(state, { recursive: true, force: true });
-}
-console.log(`${result.passed} passed, ${result.failed} failed`);
-process.exitCode = result.failed ? 1 : 0;
+});
