@@ -84,7 +84,7 @@ export function packTools() {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const packed = packTools();
-  console.log(`${packed ? 'Packed' : 'Up to date:'} the client and the CLI in public/downloads/ (served at /downloads/squeeze-cli.tgz and /downloads/squeeze-client.tgz).`);
+// One line when it packed; nothing when the tarballs were already those of this build (npm start stays quiet).
+if (process.argv[1] === fileURLToPath(import.meta.url) && packTools()) {
+  console.log('Packed the client and the CLI into public/downloads/ (served at /downloads/squeeze-cli.tgz and /downloads/squeeze-client.tgz).');
 }

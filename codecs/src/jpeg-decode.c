@@ -4,6 +4,7 @@
 #include "decode.h"
 #include "host.h"
 #include "jpeg-error.h"
+#include "progress.h"
 
 #define INPUT_CHUNK 65536
 
@@ -35,6 +36,29 @@ static void skip_input_data(j_decompress_ptr cinfo, long count) {
 }
 
 static void term_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+/* libjpeg calls its progress monitor before each step of reading a multi-scan file into the
+ * coefficient buffer (one iMCU row of the current scan, or the markers between scans), inside
+ * jpeg_start_decompress: the second line against scan bombs, arithmetic-coded ones included,
+ * after the header walk's scan count. Each call reports the scan it is in and the blocks the
+ * step will visit, which the engine counts against the job's prediction; the rows decoded
+ * after it are counted as rows (engine.c). */
+typedef struct {
+  struct jpeg_progress_mgr pub;
+  int scan;
+} scan_monitor;
+
+static void monitor_scans(j_common_ptr common) {
+  j_decompress_ptr cinfo = (j_decompress_ptr)common;
+  scan_monitor *m = (scan_monitor *)cinfo->progress;
+  if (cinfo->input_scan_number != m->scan) {
+    m->scan = cinfo->input_scan_number;
+    report_progress(PROGRESS_SCAN_START, m->scan);
+  }
+  long blocks = cinfo->comps_in_scan > 1 ? (long)cinfo->MCUs_per_row * cinfo->blocks_in_MCU
+                                         : (long)cinfo->MCUs_per_row * cinfo->cur_comp_info[0]->v_samp_factor;
+  report_progress(PROGRESS_SCANNED, blocks);
+}
 
 /* The smallest DCT scale M/8 that still leaves at least twice the wanted size, so the
  * resampler's filter, not the DCT's truncation, decides the final look. */
@@ -78,6 +102,7 @@ void jpeg_decode(decode_target *target) {
   src->pub.next_input_byte = NULL;
   cinfo.src = &src->pub;
 
+  scan_monitor monitor = {.pub = {.progress_monitor = monitor_scans}};
   jpeg_read_header(&cinfo, TRUE);
   /* Before jpeg_start_decompress, which allocates a progressive image's coefficients. */
   decode_check_size(target, cinfo.image_width, cinfo.image_height);
@@ -86,7 +111,10 @@ void jpeg_decode(decode_target *target) {
   cinfo.out_color_space = cmyk ? JCS_CMYK : grey ? JCS_GRAYSCALE : JCS_RGB;
   cinfo.scale_num = dct_scale(&cinfo, target->want_w, target->want_h);
   cinfo.scale_denom = 8;
+  /* Only while the scans are read into the coefficient buffer: rows are counted as rows. */
+  cinfo.progress = &monitor.pub;
   jpeg_start_decompress(&cinfo);
+  cinfo.progress = NULL;
 
   int width = (int)cinfo.output_width, channels = grey ? 1 : 3;
   row_sink *sink = target->begin(target, width, (int)cinfo.output_height, channels);

@@ -7,6 +7,7 @@
 #include "encode.h"
 #include "host.h"
 #include "jpeg-error.h"
+#include "progress.h"
 #ifdef ENGINE_JPEGLI
 #include "lib/jpegli/encode.h"
 #endif
@@ -21,6 +22,7 @@ typedef struct {
   uint8_t buffer[OUTPUT_CHUNK];
   int channels;
   uint8_t *row;
+  JBLOCKARRAY (*access_virt_barray)(j_common_ptr, jvirt_barray_ptr, JDIMENSION, JDIMENSION, boolean);
 } jpeg_encoder;
 
 #ifdef ENGINE_JPEGLI
@@ -75,6 +77,16 @@ static boolean empty_output_buffer(j_compress_ptr cinfo) {
   return TRUE;
 }
 
+/* Progressive jpegli keeps every coefficient and tokenises each scan in jpeg_finish_compress,
+ * after the rows, reading the coefficients a block row at a time through the memory manager:
+ * each block row it reads (there, and as the rows store them) is a step of its work. */
+static JBLOCKARRAY access_counted(j_common_ptr cinfo, jvirt_barray_ptr array, JDIMENSION start, JDIMENSION rows, boolean writable) {
+  jpeg_encoder *e = from_cinfo((j_compress_ptr)cinfo);
+  JBLOCKARRAY blocks = e->access_virt_barray(cinfo, array, start, rows, writable);
+  report_progress(PROGRESS_ENCODER_STEP, (long)rows);
+  return blocks;
+}
+
 static void term_destination(j_compress_ptr cinfo) {
   jpeg_encoder *e = from_cinfo(cinfo);
   host_output_write(e->buffer, (int)(OUTPUT_CHUNK - e->dest.free_in_buffer));
@@ -108,6 +120,8 @@ encoder *jpeg_encoder_new(int width, int height, int channels, const encode_opti
   j_compress_ptr cinfo = &e->cinfo;
   cinfo->err = jpeg_throwing_errors(&e->err);
   jpeg_create_compress(cinfo);
+  e->access_virt_barray = cinfo->mem->access_virt_barray;
+  cinfo->mem->access_virt_barray = access_counted;
   e->dest.init_destination = init_destination;
   e->dest.empty_output_buffer = empty_output_buffer;
   e->dest.term_destination = term_destination;

@@ -8,7 +8,7 @@ import { createWasmEngine, estimatePeakBytes } from '../../src/image/wasm';
 import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
 import { blackPng, craftedJpeg, flatLosslessWebp, noisePng, tiledNoisePng, webpWithHiddenBitstream } from '../helpers/crafted';
 import { fixture } from '../helpers/fixtures';
-import { freshEngine } from './helpers';
+import { failure, freshEngine } from './helpers';
 
 const MiB = 1_048_576;
 
@@ -20,15 +20,6 @@ async function measure(input: Uint8Array, out: Partial<OutputSpec> & Pick<Output
   const bytes = await engine.transcode(input, header, spec);
   const { wasmBytes, outputBufferBytes, inputPasses } = engine.lastJob();
   return { bytes, header, measured: wasmBytes + outputBufferBytes, predicted: estimatePeakBytes(header, spec), inputPasses };
-}
-
-async function failure(run: () => Promise<unknown>): Promise<ApiError> {
-  const error = await run().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
 }
 
 describe('issue 11: no crafted image takes the engine past its budget (engine)', () => {

@@ -25,7 +25,8 @@ Compression:
 
 Running:
   -c, --concurrency N    uploads at a time, 1-16 (default 4); paced by the RateLimit header, paused on 429
-  -n, --dry-run          show what would be sent and the quota it needs against the quota left
+  -n, --dry-run          show what would be sent, what would fail, and the quota it needs against
+                         the quota left
       --manifest FILE    the record of done work (default: squeeze-manifest.json in the outputs'
                          folder, or the nearest one above it; commit it for CI)
       --no-manifest      neither read nor write it
