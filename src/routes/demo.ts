@@ -59,6 +59,7 @@ export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) 
       acceptsWebp: accepted.webp,
       acceptsAvif: accepted.avif,
       cpuBudgetMs: DEMO_CPU_BUDGET_MS,
+      timing: c.get('timing'),
     });
     return imageResponse({ ...result, originalSize: input.length, varyOnAccept: true, headers: demoHeaders(windows, nowMs) });
   } catch (err) {

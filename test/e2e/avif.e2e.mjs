@@ -2,7 +2,7 @@
 // with the pixels checked: one cell and grids, alpha (one cell and a grid), grey, grey with alpha, tiny and odd
 // sizes, each EXIF orientation, an ICC profile, a 12 MP photo. The images go through the service's own pipeline
 // (src/image/pipeline.ts, bundled for Node) as the API runs it; the reference is the same job as lossless PNG.
-// Run with `npm run test:e2e:avif` (needs avifdec and /usr/bin/chromium: scripts/install-apt-tool.sh avifdec libavif-bin and
+// Run with `npm run test:e2e:avif` (vitest, test/e2e/vitest.config.ts) (needs avifdec and /usr/bin/chromium: scripts/install-apt-tool.sh avifdec libavif-bin and
 // scripts/install-chromium.sh).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from './browser.mjs';
-import { assert, run, test } from './harness.mjs';
+import { assert, test } from './harness.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'avif-e2e-'));
@@ -208,17 +209,12 @@ check('a P3 ICC profile', () => encode(m.withChunks(m.syntheticPng(300, 200, fal
 });
 check('a 12 MP photo', () => encode(m.syntheticPng(4000, 3000, false)), { grid: true, meanLimit: 12 });
 
-let result = { passed: 0, failed: 1 };
-try {
+beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage();
   await page.setContent('<!doctype html><body></body>');
-  result = await run();
-} catch (err) {
-  console.log(`✗ setup\n    ${err?.stack ?? err}`);
-} finally {
+});
+afterAll(async () => {
   await browser?.close().catch(() => {});
   rmSync(work, { recursive: true, force: true });
-}
-console.log(`${result.passed} passed, ${result.failed} failed`);
-process.exitCode = result.failed ? 1 : 0;
+});

@@ -18,17 +18,25 @@ export function createKey(plan: 'free' | 'pro' | 'business' = 'free'): string {
   return run(['scripts/key.mjs', 'create', '--plan', plan]).trim().split('\n').at(-1)!;
 }
 
-/** Sets this month's count of successful compressions of `key` to `used`, so that its quota runs out soon. */
+/**
+ * Sets this month's count of successful compressions of `key` to `used`, so that its quota runs out soon:
+ * this month's and, should the test run across 00:00 UTC on the 1st, the next one's (the dev server's clock
+ * cannot be held still from here).
+ */
 export function setMonthUsage(key: string, used: number): void {
-  const month = new Date().toISOString().slice(0, 7);
+  const months = new Set([0, 600_000].map((ahead) => new Date(Date.now() + ahead).toISOString().slice(0, 7)));
   const hash = createHash('sha256').update(key).digest('hex');
   const dir = mkdtempSync(join(tmpdir(), 'squeeze-usage-'));
   try {
     const file = join(dir, 'usage.sql');
     writeFileSync(
       file,
-      `INSERT INTO monthly_usage (key_id, month, requests) SELECT id, '${month}', ${used} FROM api_keys WHERE key_hash = '${hash}'
+      [...months]
+        .map(
+          (month) => `INSERT INTO monthly_usage (key_id, month, requests) SELECT id, '${month}', ${used} FROM api_keys WHERE key_hash = '${hash}'
          ON CONFLICT (key_id, month) DO UPDATE SET requests = excluded.requests;`,
+        )
+        .join('\n'),
     );
     runWrangler(['d1', 'execute', 'DB', ...d1Target(false, inject('state')), '--file', file]);
   } finally {
