@@ -74,6 +74,8 @@ static void open_codec(avif_encoder *e, aom_codec_ctx_t *ctx, int alpha) {
   check(aom_codec_control(ctx, AOME_SET_CQ_LEVEL, (unsigned)cq));
   if (alpha) check(aom_codec_control(ctx, AV1E_SET_LOSSLESS, 1u));
   else check(aom_codec_control(ctx, AOME_SET_TUNING, o->avif_tune));
+  /* The reconstruction is never a reference: libaom computes its filters' parameters and skips applying those it can. */
+  check(aom_codec_control(ctx, AV1E_SET_SKIP_POSTPROC_FILTERING, 1u));
   check(aom_codec_control(ctx, AV1E_SET_COLOR_RANGE, AOM_CR_FULL_RANGE));
   check(aom_codec_control(ctx, AV1E_SET_COLOR_PRIMARIES, e->icc || alpha ? AOM_CICP_CP_UNSPECIFIED : AOM_CICP_CP_BT_709));
   check(aom_codec_control(ctx, AV1E_SET_TRANSFER_CHARACTERISTICS, e->icc || alpha ? AOM_CICP_TC_UNSPECIFIED : AOM_CICP_TC_SRGB));
@@ -97,14 +99,47 @@ static void make_av1c(uint8_t config[4], const uint8_t *data, size_t size, int m
   config[3] = 0;
 }
 
+/* libaom has no progress callback; two of its functions that a build without threads calls for every 64x64
+ * block are wrapped at link time instead (build.sh, --wrap), to report work as it goes, so the job hands the
+ * event loop back inside a cell: the row-sync hook of its multi-threaded encoder, a no-op here, called after
+ * each superblock it codes (encodeframe.c, encode_sb_row), and the list of a filter block's 8x8 blocks that
+ * its CDEF search builds first for each block it searches (pickcdef.c; libaom's own filtering of the frame,
+ * which builds it too, is skipped for a still picture). A cell's work is STEPS_PER_BLOCK steps per 64x64
+ * block (cpu-model.ts): coding a block reports CODING_STEPS of them, searching it the rest, and what was not
+ * reported when the cell is done (no CDEF search at speeds 7 to 9, blocks it skips) is reported then; a cell
+ * never reports more. Superblocks are 64x64 with tune=iq (its Variance Boost) and at speed 9, else 128x128
+ * (4 blocks, fewer at the cell's edges). */
+enum { STEPS_PER_BLOCK = 4, CODING_STEPS = 3 };
+static int coding_blocks_across; /* of the cell being coded */
+static long coding_steps_left;
+
+static void report_steps(long steps) {
+  if (steps > coding_steps_left) steps = coding_steps_left;
+  coding_steps_left -= steps;
+  if (steps > 0) report_progress(PROGRESS_ENCODER_STEP, steps);
+}
+
+void __wrap_av1_row_mt_sync_write_dummy(void *sync, int row, int column, int columns) {
+  (void)sync, (void)row, (void)column;
+  long side = columns > 0 ? (coding_blocks_across + columns - 1) / columns : 1;
+  report_steps(side * side * CODING_STEPS);
+}
+
+struct CommonModeInfoParams;
+int __real_av1_cdef_compute_sb_list(const struct CommonModeInfoParams *params, int mi_row, int mi_col, void *list, unsigned char size);
+int __wrap_av1_cdef_compute_sb_list(const struct CommonModeInfoParams *params, int mi_row, int mi_col, void *list, unsigned char size) {
+  report_steps(STEPS_PER_BLOCK - CODING_STEPS);
+  return __real_av1_cdef_compute_sb_list(params, mi_row, mi_col, list, size);
+}
+
 /* Encodes one cell and writes its AV1 data (without the temporal delimiter, which AVIF items leave
  * out); returns where it starts and its size, and the payload's av1C the first time. */
 static void encode_cell(avif_encoder *e, aom_codec_ctx_t *ctx, aom_image_t *img, int alpha, uint32_t *offset, uint32_t *size,
                         uint8_t **copy) {
+  coding_blocks_across = (e->cell_w + 63) / 64;
+  coding_steps_left = (long)coding_blocks_across * ((e->cell_h + 63) / 64) * STEPS_PER_BLOCK;
   check(aom_codec_encode(ctx, img, e->frames++, 1, 0));
-  /* libaom reports nothing while it codes a frame: the cell's 64x64 blocks are its steps, counted once it is done
-   * (the job can hand the event loop back between cells). */
-  report_progress(PROGRESS_ENCODER_STEP, ((long)e->cell_w * e->cell_h + 4095) / 4096);
+  report_steps(coding_steps_left);
   aom_codec_iter_t iter = NULL;
   const aom_codec_cx_pkt_t *pkt;
   *offset = e->written;

@@ -143,6 +143,9 @@ function encoderRowPasses(out: OutputSpec): number {
 /** codecs/src/webp-encode.c: a macroblock after libwebp's analysis pass counts this many steps. */
 const WEBP_ENCODE_STEPS = 4;
 
+/** codecs/src/avif-encode.c: libaom reports a cell's 64x64 blocks as it codes them (3 steps each) and as its CDEF search visits them (1). */
+const AVIF_STEPS_PER_BLOCK = 4;
+
 /** jpegli's progressive script (progressive level 2): a DC scan and four AC scans of each component. */
 const JPEGLI_SCANS_PER_COMPONENT = 5;
 
@@ -152,10 +155,11 @@ const JPEGLI_SCANS_PER_COMPONENT = 5;
  * coefficient buffer, once as the rows store them and once per scan as it tokenises them.
  */
 function encoderSteps(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
-  // AVIF: each coded cell's 64x64 blocks, counted when it is done (avif-encode.c), its alpha cell's too.
+  // AVIF: AVIF_STEPS_PER_BLOCK for each 64x64 block of each coded cell (avif-encode.c), its alpha cell's too.
   if (out.format === 'avif') {
     const avif = planAvif(out.width, out.height, out.quality);
-    return avif.columns * avif.rows * Math.ceil((avif.cellWidth * avif.cellHeight) / 4096) * (header.hasAlpha ? 2 : 1);
+    const blocks = Math.ceil(avif.cellWidth / 64) * Math.ceil(avif.cellHeight / 64);
+    return avif.columns * avif.rows * blocks * AVIF_STEPS_PER_BLOCK * (header.hasAlpha ? 2 : 1);
   }
   // The analysis pass, then one pass (two in low_memory) counted WEBP_ENCODE_STEPS a macroblock.
   if (out.format === 'webp') return (1 + WEBP_ENCODE_STEPS * (plan.webpLowMemory ? 2 : 1)) * Math.ceil(out.width / 16) * Math.ceil(out.height / 16);

@@ -56,6 +56,8 @@ export interface WasmEngine extends ImageEngine {
   jobsStarted(): number;
   /** A job is in the engine (suspended while it has handed the event loop back, or running). */
   jobRunning(): boolean;
+  /** Units of work the job in the engine has reported so far, by kind (abi.ts PROGRESS_*); none between jobs. */
+  runningUnits(): Record<number, number>;
 }
 
 export interface JobReport {
@@ -124,7 +126,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
   let live: { exports: EngineExports; transcode: (...args: Parameters<EngineExports['transcode']>) => Promise<void> } | undefined;
   let last: JobReport = { wasmBytes: 0, outputBufferBytes: 0, inputPasses: 0, predictedMs: 0, workMs: 0, longestSliceMs: 0, yields: 0, units: {} };
   let started = 0;
-  let inJob = false;
+  let watching: JobWatch | undefined;
   // A job may wait, suspended, for its turn of the event loop: the next one starts after it ends.
   let running: Promise<unknown> = Promise.resolve();
 
@@ -143,7 +145,6 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
 
   async function run(input: Uint8Array, header: ImageHeader, out: OutputSpec, cpuBudgetMs: number, profile?: Uint8Array): Promise<Uint8Array> {
     started++;
-    inJob = true;
     const { exports, transcode } = instance();
     const chosen = plan(header, out);
     const flags =
@@ -159,6 +160,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       watch.finish();
       last = { ...last, predictedMs: work.ms, workMs: watch.workMs, longestSliceMs: watch.longestSliceMs, yields: io.yields, units: watch.units };
     };
+    watching = watch;
     io.start(input, plannedOutputBytes(header, out, chosen), watch, profile);
     try {
       let quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' ? libjpegTurboQuality(out.quality) : out.quality;
@@ -179,7 +181,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       retire();
       throw asApiError(error, header);
     } finally {
-      inJob = false;
+      watching = undefined;
     }
   }
 
@@ -199,6 +201,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     lastJob: () => last,
     takePeak: () => memory.takePeak(),
     jobsStarted: () => started,
-    jobRunning: () => inJob,
+    jobRunning: () => watching !== undefined,
+    runningUnits: () => ({ ...watching?.units }),
   };
 }
