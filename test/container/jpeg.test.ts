@@ -9,6 +9,7 @@ import {
 import { ICC_BYTES_PER_SEGMENT } from '../../src/image/container/icc';
 import { minimalExif } from '../../src/image/container/exif';
 import { readHeader } from '../../src/image/header/read-header';
+import { expectUnsupported } from '../helpers/errors';
 import { fixture } from '../helpers/fixtures';
 import {
   LANDSCAPE_6_EXIF,
@@ -16,7 +17,6 @@ import {
   cat,
   contains,
   exifApp1,
-  expectUnsupported,
   hex,
   jpegMarkers,
   jpegSegment,

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { type ImageFormat, insertIccProfile, readIccProfile, readOrientation, stripMetadata } from '../../src/image/container';
 import { ApiError } from '../../src/errors/api-error';
 import { fixture } from '../helpers/fixtures';
-import { cat, expectUnsupported, hex, pngChunk, riff, riffChunk, text } from './synth';
+import { expectUnsupported } from '../helpers/errors';
+import { cat, hex, pngChunk, riff, riffChunk, text } from './synth';
 
 const plainJpeg = () => fixture('container/libjpeg-turbo-testorig.jpg');
 const plainPng = () => fixture('container/basn2c08.png');
