@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { admission } from '../../src/limits/admission';
 import { REQUEST_BYTES_BUDGET } from '../../src/limits/memory';
-import { syntheticPng } from '../engine/synthetic-png';
+import { syntheticPng } from '../helpers/png';
 import { call, errorBody, fixture, form, toBase64 } from '../helpers/api';
 import { responseImage } from '../helpers/images';
 

@@ -3,7 +3,7 @@ import { readIccProfile } from '../../src/image/container';
 import { contains, exifApp1, jpegSegment, pngChunk, text, tiffWithGps, withChunks, withSegments, XMP_PACKET } from '../container/synth';
 import { call, createKey, fixture, form } from '../helpers/api';
 import { responseImage } from '../helpers/images';
-import { syntheticPng } from '../engine/synthetic-png';
+import { syntheticPng } from '../helpers/png';
 
 async function compress(input: Uint8Array, fields: Record<string, string>): Promise<Response> {
   const { key } = await createKey('business');

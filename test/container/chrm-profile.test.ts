@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { insertIccProfile, readIccProfile } from '../../src/image/container';
 import { chrmProfile } from '../../src/image/container/chrm-profile';
 import { isSrgbProfile } from '../../src/image/container/srgb-profile';
-import { syntheticPng } from '../engine/synthetic-png';
+import { syntheticPng } from '../helpers/png';
 import { fixture } from '../helpers/fixtures';
 import { ADOBE_RGB_CHRM, SRGB_CHRM, chrmData } from './chrm-synth';
 import { cat, pngChunk, withChunks } from './synth';

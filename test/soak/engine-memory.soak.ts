@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { wasmEngine } from '../../src/image/wasm';
 import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
 import { call, createKey, fixture, form } from '../helpers/api';
-import { syntheticPng } from '../engine/synthetic-png';
+import { syntheticPng } from '../helpers/png';
 
 const REQUESTS = 2000;
 const MIB = 1_048_576;
