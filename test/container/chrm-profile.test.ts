@@ -164,7 +164,7 @@ describe('readIccProfile on a PNG with cHRM and no iCCP', () => {
   });
 
   it('is null for a greyscale PNG (an RGB profile cannot describe it; grey stays neutral anyway)', async () => {
-    const grey = await fixture('api/basn0g08.png'); // has gAMA 1.0
+    const grey = await fixture('engine/pngsuite/basn0g08.png'); // has gAMA 1.0
     expect(await readIccProfile(withChunks(grey, adobe()), 'png')).toBeNull();
   });
 });

@@ -10,7 +10,7 @@ import { assert, test } from './harness.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const artifacts = `${root}test-results/`;
-const photo = `${root}test/fixtures/site/chelsea.png`;
+const photo = `${root}test/fixtures/api/chelsea.png`;
 const WAIT = { timeout: 60_000 };
 const DESKTOP = { viewport: { width: 1100, height: 900 } };
 const PHONE = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };

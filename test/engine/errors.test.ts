@@ -26,7 +26,7 @@ describe('wasm engine: damaged input', () => {
   });
 
   it('refuses a truncated PNG', async () => {
-    const input = await fixture('engine/png-truncated.png');
+    const input = await fixture('bad/png-truncated.png');
     await expectEngineRefuses(input, readHeader(input));
   });
 
