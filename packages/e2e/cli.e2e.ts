@@ -151,7 +151,7 @@ describe('exit codes', () => {
   it('3: a quota that runs out stops the run; what was done is recorded, and the next month resumes', async () => {
     const dir = tree();
     const small = createKey('free');
-    setMonthUsage(small, 497);
+    await setMonthUsage(small, 497);
     const smallEnv = { SQUEEZE_API_KEY: small, SQUEEZE_BASE_URL: inject('baseUrl') };
 
     const dry = await runCli(['site', '--dry-run', '--json'], { cwd: dir, env: smallEnv });
@@ -168,7 +168,7 @@ describe('exit codes', () => {
     expect(Object.keys(manifest.outputs)).toHaveLength(3);
 
     // With room again, only the three left are sent.
-    setMonthUsage(small, 100);
+    await setMonthUsage(small, 100);
     const resumed = await runCli(['site', '--json'], { cwd: dir, env: smallEnv });
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout).summary).toMatchObject({ compressed: 3, skipped: 3 });

@@ -91,7 +91,7 @@ describe('errors from the Worker, as one family, none retried', () => {
   it('quota_exceeded (429) with resetAt and Retry-After, at once', async () => {
     const key = createKey('free');
     const before = Date.now();
-    setMonthUsage(key, 500);
+    await setMonthUsage(key, 500);
     const client = new Squeeze({ apiKey: key, baseUrl: inject('baseUrl') });
     // The month as the Worker sees it, after the write from outside (which may briefly keep D1 busy).
     expect((await client.usage()).usage).toMatchObject({ current: 500, limit: 500 });
