@@ -70,7 +70,7 @@ writeDocSection('latency', 'bench:latency', [
   '',
   `Every call the Worker makes to D1 or to a Durable Object is delayed by ${delayMs} ms (one round trip from a far`,
   'edge to the database primary or the object), and each path is timed end to end in workerd on a small PNG',
-  `(test/fixtures/api/z00n2c08.png, 3 KB), key warm, ${rounds} requests per path and delay, median in milliseconds.`,
+  `(test/fixtures/engine/pngsuite/z00n2c08.png, 3 KB), key warm, ${rounds} requests per path and delay, median in milliseconds.`,
   '"added" is the median with the delay minus the median without; "≈ trips" is added / delay; "trips counted"',
   'are the calls the answer waited for, counted at the bindings (calls made side by side, as the old usage\'s two D1',
   'reads, count once in "≈ trips"). Before is ' + baseline.label + ', after this',

@@ -68,7 +68,7 @@ function gateFaults(faults: Partial<Record<keyof AccountGate, 'fail' | 'loseFirs
 }
 
 async function compressWith(bindings: Partial<Bindings>, key: string): Promise<Response> {
-  const response = await callWith(bindings, '/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', await fixture('api/z00n2c08.png')) });
+  const response = await callWith(bindings, '/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', await fixture('engine/pngsuite/z00n2c08.png')) });
   await response.clone().arrayBuffer();
   return response;
 }
@@ -166,7 +166,7 @@ describe('faults of the platform under the service', () => {
     const response = await callWith({ RATE_LIMITER: limiterDown() }, '/v1/demo-compress', {
       method: 'POST',
       headers: { 'CF-Connecting-IP': '192.0.2.77' },
-      body: form('image', await fixture('api/z00n2c08.png')),
+      body: form('image', await fixture('engine/pngsuite/z00n2c08.png')),
     });
     expect(response.status).toBe(503);
     expect(response.headers.get('Retry-After')).toBe('5');
@@ -179,7 +179,7 @@ describe('faults of the platform under the service', () => {
     const response = await callWith({ ACCOUNT_GATE: gateFaults({ admit: 'fail' }) }, '/v1/compress', {
       method: 'POST',
       headers: { 'X-API-Key': key },
-      body: form('file', await fixture('api/z00n2c08.png')),
+      body: form('file', await fixture('engine/pngsuite/z00n2c08.png')),
     });
     expect(response.status).toBe(503);
     expect((await errorBody(response)).error).toBe('service_unavailable');

@@ -53,7 +53,7 @@ describe('upgrading to the accounts\' objects (migration 0003)', () => {
   });
 
   it('the key works with its month kept, and a new compression lands in D1 on top of it', async () => {
-    const response = await callWith({}, '/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', await fixture('api/z00n2c08.png')) });
+    const response = await callWith({}, '/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', await fixture('engine/pngsuite/z00n2c08.png')) });
     expect(response.status).toBe(200);
     await response.arrayBuffer();
     const usage = (await (await callWith({}, '/v1/usage', { headers: { 'X-API-Key': key } })).json()) as { plan: string; usage: { current: number }; totals: { bytesIn: number } };

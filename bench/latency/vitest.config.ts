@@ -21,7 +21,7 @@ export default defineConfig({
           MAIL_TRANSPORT: 'outbox',
           LATENCY_DELAY_MS: Number(process.env.DELAY_MS ?? 150),
           LATENCY_ROUNDS: Number(process.env.ROUNDS ?? 15),
-          LATENCY_IMAGE: (await readFile(resolve(here, '../../test/fixtures/api/z00n2c08.png'))).toString('base64'),
+          LATENCY_IMAGE: (await readFile(resolve(here, '../../test/fixtures/engine/pngsuite/z00n2c08.png'))).toString('base64'),
         },
       },
     }),

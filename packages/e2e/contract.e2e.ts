@@ -40,7 +40,7 @@ describe('the client against the Worker', () => {
   });
 
   it('compresses a file from disk with every option, and reports the notes', async () => {
-    const result = await squeeze.compress(await fileBlob(fixturePath('api/testorig.jpg')), { quality: 60, format: 'webp', maxWidth: 32, maxHeight: 32 });
+    const result = await squeeze.compress(await fileBlob(fixturePath('engine/testorig.jpg')), { quality: 60, format: 'webp', maxWidth: 32, maxHeight: 32 });
     expect(result.format).toBe('webp');
     expect(sniffFormat(result.image)).toBe('webp');
     expect(result.notes).toEqual(expect.arrayContaining(['resized', 'converted']));
@@ -80,7 +80,7 @@ describe('errors from the Worker, as one family, none retried', () => {
   });
 
   it('bad_request (400) for an option out of range; url_blocked (400) for a private URL', async () => {
-    expect(await failure(squeeze.compress(fixture('api/basn6a08.png'), { quality: 0 }))).toMatchObject({ code: 'bad_request', status: 400, attempts: 1 });
+    expect(await failure(squeeze.compress(fixture('engine/pngsuite/basn6a08.png'), { quality: 0 }))).toMatchObject({ code: 'bad_request', status: 400, attempts: 1 });
     expect(await failure(squeeze.compress(new URL('https://127.0.0.1/cat.png')))).toMatchObject({ code: 'url_blocked', status: 400, attempts: 1 });
   });
 
@@ -91,11 +91,11 @@ describe('errors from the Worker, as one family, none retried', () => {
   it('quota_exceeded (429) with resetAt and Retry-After, at once', async () => {
     const key = createKey('free');
     const before = Date.now();
-    setMonthUsage(key, 500);
+    await setMonthUsage(key, 500);
     const client = new Squeeze({ apiKey: key, baseUrl: inject('baseUrl') });
     // The month as the Worker sees it, after the write from outside (which may briefly keep D1 busy).
     expect((await client.usage()).usage).toMatchObject({ current: 500, limit: 500 });
-    const err = await failure(client.compress(fixture('api/basn6a08.png')));
+    const err = await failure(client.compress(fixture('engine/pngsuite/basn6a08.png')));
     expect(err).toMatchObject({ code: 'quota_exceeded', status: 429, attempts: 1 });
     expect(isSqueezeError(err, 'quota_exceeded')).toBe(true);
     expect(Date.parse(err.resetAt!)).toBeGreaterThan(before);

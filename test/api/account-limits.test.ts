@@ -12,7 +12,7 @@ beforeEach(() => {
 });
 
 async function compress(key: string): Promise<Response> {
-  const response = await compressImage(await fixture('api/z00n2c08.png'), {}, { 'X-API-Key': key });
+  const response = await compressImage(await fixture('engine/pngsuite/z00n2c08.png'), {}, { 'X-API-Key': key });
   await response.clone().arrayBuffer();
   return response;
 }

@@ -12,7 +12,7 @@ afterEach(() => {
 });
 
 async function compressPng(key: string, fields: Record<string, string> = {}): Promise<Response> {
-  return compress(await fixture('api/z00n2c08.png'), fields, { 'X-API-Key': key });
+  return compress(await fixture('engine/pngsuite/z00n2c08.png'), fields, { 'X-API-Key': key });
 }
 
 describe('monthly quota', () => {
@@ -40,7 +40,7 @@ describe('monthly quota', () => {
     const { key, id } = await createKey('free');
     await setMonthUsed(id, 500);
     const big = new Uint8Array(10 * 1_048_576 + 1);
-    big.set(await fixture('api/z00n2c08.png'));
+    big.set(await fixture('engine/pngsuite/z00n2c08.png'));
     const response = await compress(big, {}, { 'X-API-Key': key });
     expect(response.status).toBe(413);
     expect((await errorBody(response)).error).toBe('file_too_large');
@@ -105,7 +105,7 @@ function heldNetwork() {
       sites[url] = async () => {
         reached = true;
         await until(() => released);
-        return new Response(await fixture('api/z00n2c08.png'));
+        return new Response(await fixture('engine/pngsuite/z00n2c08.png'));
       };
       const response = call('/v1/compress', {
         method: 'POST',

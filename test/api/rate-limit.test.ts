@@ -73,7 +73,7 @@ describe('per-minute rate limit of a key', () => {
     });
     await evictDurableObject(limiter);
     const demo = async () =>
-      call('/v1/demo-compress', { method: 'POST', headers: { 'CF-Connecting-IP': '198.51.100.7' }, body: form('image', await fixture('api/z00n2c08.png')) });
+      call('/v1/demo-compress', { method: 'POST', headers: { 'CF-Connecting-IP': '198.51.100.7' }, body: form('image', await fixture('engine/pngsuite/z00n2c08.png')) });
     const last = await demo();
     expect(last.status).toBe(200);
     expect(last.headers.get('RateLimit')).toMatch(/"network";r=0;/);

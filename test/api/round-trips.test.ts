@@ -20,7 +20,7 @@ afterEach(() => {
 const compressInit = async (key: string): Promise<RequestInit> => ({
   method: 'POST',
   headers: { 'X-API-Key': key },
-  body: form('file', await fixture('api/z00n2c08.png')),
+  body: form('file', await fixture('engine/pngsuite/z00n2c08.png')),
 });
 
 /** The calls the answer waited for, and those still going when it left. */
@@ -73,7 +73,7 @@ describe('round trips per request', () => {
     const demo = await callCounting('/v1/demo-compress', {
       method: 'POST',
       headers: { 'CF-Connecting-IP': '203.0.113.41' },
-      body: form('image', await fixture('api/z00n2c08.png')),
+      body: form('image', await fixture('engine/pngsuite/z00n2c08.png')),
     });
     expect(demo.response.status).toBe(200);
     expect(demo.all).toEqual([{ kind: 'do', what: 'hitMember', settled: true }]);
@@ -147,7 +147,7 @@ describe('Server-Timing', () => {
   it('a compression of a URL has its fetch stage', async () => {
     fakeNetwork({
       dns: { 'images.example.com': { A: [PUBLIC_IPV4] } },
-      sites: { 'https://images.example.com/a.png': async () => new Response(await fixture('api/z00n2c08.png')) },
+      sites: { 'https://images.example.com/a.png': async () => new Response(await fixture('engine/pngsuite/z00n2c08.png')) },
     });
     const { key } = await createKey('free');
     const response = await call('/v1/compress', {

@@ -28,7 +28,7 @@ describe('GET /v1/usage', () => {
 
   it('counts successful compressions only, and their bytes as the responses reported them', async () => {
     const { key } = await createKey('free');
-    const png = await fixture('api/z00n2c08.png');
+    const png = await fixture('engine/pngsuite/z00n2c08.png');
     let bytesIn = 0;
     let bytesOut = 0;
     for (const format of ['png', 'webp']) {
@@ -54,7 +54,7 @@ describe('GET /v1/usage', () => {
   it('keeps each key to its own usage', async () => {
     const a = await createKey('free');
     const b = await createKey('free');
-    const png = await fixture('api/z00n2c08.png');
+    const png = await fixture('engine/pngsuite/z00n2c08.png');
     const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': a.key }, body: form('file', png) });
     expect(response.status).toBe(200);
     await response.arrayBuffer();
@@ -118,7 +118,7 @@ describe('one reading of the clock per request', () => {
 
   it('a compression that starts in the last moment of a month counts in that month and reports it', async () => {
     const { key, id, accountId } = await januaryKey(7);
-    const png = await fixture('api/z00n2c08.png');
+    const png = await fixture('engine/pngsuite/z00n2c08.png');
     const response = await callWith(midnightOnFirstTrip(), '/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', png) });
     expect(response.status).toBe(200);
     await response.arrayBuffer();

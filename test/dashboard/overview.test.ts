@@ -13,7 +13,7 @@ async function newKey(cookie: string, name: string): Promise<string> {
 }
 
 async function compress(key: string): Promise<{ bytesIn: number; bytesOut: number }> {
-  const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', await fixture('api/z00n2c08.png')) });
+  const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', await fixture('engine/pngsuite/z00n2c08.png')) });
   expect(response.status).toBe(200);
   await response.arrayBuffer();
   return { bytesIn: Number(response.headers.get('X-Original-Size')), bytesOut: Number(response.headers.get('X-Compressed-Size')) };

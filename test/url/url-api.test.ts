@@ -28,7 +28,7 @@ async function monthlyUsage(key: string): Promise<number> {
 
 describe('POST /v1/compress with a url', () => {
   it('compresses the fetched image; X-Original-Size is the fetched size', async () => {
-    const png = await fixture('container/basn2c08.png');
+    const png = await fixture('engine/pngsuite/basn2c08.png');
     fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => new Response(png) } });
     const response = await compressUrl({ url: IMAGE, format: 'png' });
     expect(response.status).toBe(200);
@@ -37,7 +37,7 @@ describe('POST /v1/compress with a url', () => {
   });
 
   it('prefers url over image when both are given', async () => {
-    const png = await fixture('container/basn2c08.png');
+    const png = await fixture('engine/pngsuite/basn2c08.png');
     const network = fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => new Response(png) } });
     const response = await compressUrl({ url: IMAGE, image: 'bm90IGFuIGltYWdl' });
     expect(response.status).toBe(200);
@@ -65,7 +65,7 @@ describe('POST /v1/compress with a url', () => {
   });
 
   it('fetches port 443 only: an explicit :443 is the same url, a redirect to another port is 400 url_blocked and not fetched', async () => {
-    const png = await fixture('container/basn2c08.png');
+    const png = await fixture('engine/pngsuite/basn2c08.png');
     const elsewhere = 'https://images.example.com:8080/photo.png';
     const network = fakeNetwork({
       dns: publicHost('images.example.com'),
