@@ -8,7 +8,7 @@ import { withChunks } from '../container/synth';
 import { call, createKey, fixture, form } from '../helpers/api';
 import { avifLayout, avifPixels } from '../helpers/avif';
 import { responseImage } from '../helpers/images';
-import { pixelPng, syntheticPng } from '../engine/synthetic-png';
+import { pixelPng, syntheticPng } from '../helpers/png';
 import { referencePixels } from '../engine/helpers';
 
 const encoderQualityOf = (format: 'png' | 'webp' | 'avif') => encoderQuality(format, 80);
@@ -87,7 +87,7 @@ describe('AVIF output', () => {
   });
 
   it('writes a grey image as monochrome AV1 that decodes grey', async () => {
-    const input = await fixture('api/basn0g08.png');
+    const input = await fixture('engine/pngsuite/basn0g08.png');
     const { image } = await avifOf(await compress(input, { format: 'avif', quality: '90' }));
     for (let i = 0; i < image.data.length; i += 4) expect(image.data[i + 1]).toBe(image.data[i]);
   });

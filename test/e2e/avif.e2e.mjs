@@ -24,7 +24,7 @@ async function load() {
     stdin: {
       contents: [
         "export { compressImage } from './src/image/pipeline';",
-        "export { pixelPng, syntheticPng } from './test/engine/synthetic-png';",
+        "export { pixelPng, syntheticPng } from './test/helpers/png';",
         "export { withChunks } from './test/container/synth';",
         "export { avifLayout } from './test/helpers/avif-layout';",
         "export { default as decodePng, init as initPng } from '@jsquash/png/decode.js';",

@@ -3,7 +3,7 @@ import { encoderQuality } from '../../src/image/quality-scale';
 import { readHeader } from '../../src/image/header/read-header';
 import { PROGRESS_ENCODER_STEP } from '../../src/image/wasm/abi';
 import { freshEngine } from './helpers';
-import { pixelPng } from './synthetic-png';
+import { pixelPng } from '../helpers/png';
 
 /**
  * libaom codes a frame in one call and reports nothing meanwhile: the engine counts its work through two of its
