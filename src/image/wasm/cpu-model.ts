@@ -53,11 +53,12 @@ const CPU_TERMS = {
   pngLossyTrialsMsPerMp: 1300,
   /**
    * AVIF: libaom per megapixel of the cells coded (the grid's padding included), by speed (4:4:4, tune=iq), and
-   * its lossless alpha (speed 9) beside. Measured on 1 MP of uniform and binary noise, qualities 30 to 100, PNG
-   * decoding included, the slowest: 5044 ms/MP at speed 6, 2887 at 7, 2285 at 8, 688 at 9; alpha 280 more.
+   * its lossless alpha (speed 9) beside. Measured with libaom's SIMD on 1 MP of uniform and binary noise, qualities
+   * 30 to 100, PNG decoding included, the slowest: 1928 ms/MP at speed 6, 1297 at 7, 1037 at 8, 510 at 9; alpha up
+   * to 750 more (uniform noise). Without SIMD they were 5044, 2887, 2285 and 688.
    */
-  avifEncodeMsPerMpBySpeed: { 6: 5800, 7: 3300, 8: 2600, 9: 800 } as Record<number, number>,
-  avifAlphaEncodeMsPerMp: 400,
+  avifEncodeMsPerMpBySpeed: { 6: 2200, 7: 1500, 8: 1200, 9: 600 } as Record<number, number>,
+  avifAlphaEncodeMsPerMp: 900,
 } as const;
 
 /**
