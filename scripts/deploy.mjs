@@ -28,7 +28,9 @@ function checkDeployment(config) {
   else if (!db.database_id || db.database_id === PLACEHOLDER_ID) {
     problems.push('database_id of DB is the placeholder: run `npx wrangler d1 create squeeze-edge` and put the id it prints into wrangler.toml.');
   }
-  if (!config.durable_objects.bindings.some((b) => b.name === 'RATE_LIMITER')) problems.push('There is no Durable Object binding named RATE_LIMITER.');
+  for (const name of ['RATE_LIMITER', 'ACCOUNT_GATE']) {
+    if (!config.durable_objects.bindings.some((b) => b.name === name)) problems.push(`There is no Durable Object binding named ${name}.`);
+  }
 
   const transport = vars.MAIL_TRANSPORT;
   if (transport === 'outbox') {
@@ -45,6 +47,9 @@ function checkDeployment(config) {
   if (transport === 'resend') {
     notes.push(`RESEND_API_KEY is a secret the build cannot see: set it with \`npx wrangler secret put RESEND_API_KEY${envName ? ` --env ${envName}` : ''}\`.`);
   }
+  notes.push(
+    `OPERATOR_TOKEN is a secret the build cannot see: set it with \`npx wrangler secret put OPERATOR_TOKEN${envName ? ` --env ${envName}` : ''}\`, or the operator commands cannot reach the accounts' objects (README, "Operator commands").`,
+  );
   if (!vars.SUPPORT_EMAIL) {
     notes.push(
       `SUPPORT_EMAIL is not set: the plan page asks users to write to ${vars.MAIL_FROM ? senderAddress(String(vars.MAIL_FROM)) : "MAIL_FROM's address"} for upgrades.`,

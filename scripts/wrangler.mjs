@@ -43,12 +43,18 @@ export function listeningOrigin(ip, port) {
 }
 
 /**
+ * The operator token of local mode: `npm run key` and `npm run account` send it to the local Worker's
+ * /operator/* (src/routes/operator.ts). A deployed Worker has its own secret (README, "Operator commands").
+ */
+export const LOCAL_OPERATOR_TOKEN = 'local-operator';
+
+/**
  * Local mode, for `npm start` and the scripts' dev servers: mail goes to the Worker's outbox instead of
  * being sent (the link is printed in the terminal), and links point at `origin`, where the server listens.
  * The Worker serves /dev/outbox only when that origin is a loopback one (src/routes/dev-outbox.tsx).
  */
 export function localModeVars(origin) {
-  return ['--var', 'MAIL_TRANSPORT:outbox', '--var', `PUBLIC_ORIGIN:${origin}`];
+  return ['--var', 'MAIL_TRANSPORT:outbox', '--var', `PUBLIC_ORIGIN:${origin}`, '--var', `OPERATOR_TOKEN:${LOCAL_OPERATOR_TOKEN}`];
 }
 
 /** Runs wrangler with the project's Node (22, from the `node` devDependency) and captures its output. */

@@ -1,6 +1,7 @@
 import { ApiError } from '../errors/api-error';
 import { PAID_CPU_BUDGET_MS } from '../limits/cpu';
 import { ENGINE_BUDGET_BYTES } from '../limits/memory';
+import { queuedJob, type ServerTiming } from '../timing/server-timing';
 import { readIccProfile } from './container';
 import { isSrgbProfile } from './container/srgb-profile';
 import { engine } from './engine-instance';
@@ -26,6 +27,8 @@ export interface CompressRequest {
   acceptsWebp: boolean;
   /** CPU time the request's jobs may take by the CPU model (src/limits/cpu.ts); a key's unless given (the demo's is smaller). */
   cpuBudgetMs?: number;
+  /** The request's Server-Timing: the wait for the isolate's engine (`queue`) and the jobs (`engine`). */
+  timing?: ServerTiming;
 }
 
 /** What was done to the image, for the X-Compression-Notes header (documented in the README). */
@@ -94,7 +97,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     return { spec, ...carried };
   };
   try {
-    const [first, ...others] = await runExclusive(cpuMs, async () => {
+    const [first, ...others] = await runExclusive(cpuMs, queuedJob(request.timing, async () => {
       const done = [await encode(primary!)];
       for (const { spec, cost } of alternatives) {
         // Beside what the first job left in hand; the engine enforces it too.
@@ -106,7 +109,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
         }
       }
       return done;
-    });
+    }));
 
     const resized = size.width !== displayed.width || size.height !== displayed.height;
     let best = { ...first!, originalReturned: false };

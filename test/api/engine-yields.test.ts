@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { wasmEngine } from '../../src/image/wasm';
 import { call, createKey, form } from '../helpers/api';
-import { syntheticPng } from '../engine/synthetic-png';
+import { syntheticPng } from '../helpers/png';
 
 /**
  * Issue 19, item 2: a transcode was one synchronous WASM call, and GET /health waited 14 s behind a scan

@@ -5,9 +5,7 @@ import decodePng, { init as initPngDecoder } from '@jsquash/png/decode.js';
 import pngWasm from '@jsquash/png/codec/pkg/squoosh_png_bg.wasm';
 import decodeWebp, { init as initWebpDecoder } from '@jsquash/webp/decode.js';
 import webpDecoderWasm from '@jsquash/webp/codec/dec/webp_dec.wasm';
-import { expect } from 'vitest';
 import engineWasm from '../../codecs/dist/engine.wasm';
-import { ApiError } from '../../src/errors/api-error';
 import { readHeader } from '../../src/image/header/read-header';
 import type { ImageFormat, ImageHeader, OutputSpec } from '../../src/image/types';
 import { createWasmEngine, type WasmEngine } from '../../src/image/wasm';
@@ -63,14 +61,4 @@ export function maxDifference(a: Uint8ClampedArray, b: Uint8ClampedArray): numbe
   let max = 0;
   for (let i = 0; i < a.length; i++) max = Math.max(max, Math.abs(a[i]! - b[i]!));
   return max;
-}
-
-/** The ApiError a job fails with (the test fails if it succeeds or throws anything else). */
-export async function failure(run: () => Promise<unknown>): Promise<ApiError> {
-  const error = await run().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
 }

@@ -7,8 +7,8 @@ import { createWasmEngine, type WasmEngineOptions } from '../../src/image/wasm';
 import { PROGRESS_DECODED, PROGRESS_SCANNED } from '../../src/image/wasm/abi';
 import { scanBombJpeg } from '../helpers/crafted';
 import { fixture } from '../helpers/fixtures';
-import { failure } from './helpers';
-import { syntheticPng } from './synthetic-png';
+import { apiErrorOf } from '../helpers/errors';
+import { syntheticPng } from '../helpers/png';
 
 const engineWith = (options: WasmEngineOptions) => createWasmEngine(engineWasm, { retireAfterBytes: 0, ...options });
 
@@ -35,7 +35,7 @@ describe('run-time CPU enforcement', () => {
     const header = readHeader(input);
     // The prediction scaled down stands in for a file whose work exceeds its header's promise.
     const engine = engineWith({ predictionScale: 0.001 });
-    const error = await failure(() => engine.transcode(input, header, full(header, 'webp')));
+    const error = await apiErrorOf(() => engine.transcode(input, header, full(header, 'webp')));
     expect(error.code).toBe('image_too_large');
     expect(error.message).toMatch(/stopped after more than 2 times the work its header promised/);
     // The same job with the model's prediction runs to the end, within it.
@@ -50,7 +50,7 @@ describe('run-time CPU enforcement', () => {
     // A clock that moves a second at every reading: the budget of 3 s is spent at the fourth hand-back.
     let now = 0;
     const engine = engineWith({ clock: () => (now += 1000) });
-    const error = await failure(() => engine.transcode(input, header, full(header, 'webp'), { cpuBudgetMs: 3000 }));
+    const error = await apiErrorOf(() => engine.transcode(input, header, full(header, 'webp'), { cpuBudgetMs: 3000 }));
     expect(error.code).toBe('image_too_large');
     expect(error.message).toMatch(/past the 3\.0 s of CPU allowed here/);
   });
@@ -74,7 +74,7 @@ describe('run-time CPU enforcement', () => {
       fileBytes: input.length,
     };
     const engine = engineWith({});
-    const error = await failure(() => engine.transcode(input, header, full(header, 'jpeg')));
+    const error = await apiErrorOf(() => engine.transcode(input, header, full(header, 'jpeg')));
     expect(error.code).toBe('unsupported_image');
     expect(error.message).toMatch(/the decoder met scan 101, past the 100 its header has/);
   });

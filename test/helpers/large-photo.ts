@@ -6,7 +6,7 @@ import { COMPRESS_MAX_BYTES } from '../../src/limits/sizes';
 import engineWasm from '../../codecs/dist/engine.wasm';
 import { createWasmEngine, wasmEngine } from '../../src/image/wasm';
 import { freshEngine, jpegPlan } from '../engine/helpers';
-import { pixelPng } from '../engine/synthetic-png';
+import { pixelPng } from './png';
 import { call, createKey, form } from './api';
 import { responseImage } from './images';
 
