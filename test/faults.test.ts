@@ -7,7 +7,7 @@ import { mintKey } from '../src/keys/key-format';
 import { monthWindow } from '../src/limits/month';
 import { callWith, createKey, errorBody, fixture, flushUsage, form } from './helpers/api';
 import { freezeClock } from './helpers/clock';
-import { d1Outage as outage, d1With } from './helpers/d1';
+import { d1Outage as outage, d1With, namespaceWith } from './helpers/bindings';
 import { compressionsThisMonth, setMonthUsed } from './helpers/usage';
 
 /** A D1 binding that is down altogether. */
@@ -28,12 +28,7 @@ const d1FailingBatches = (mode: 'fail' | 'lose') =>
 const reset = () => new Error('Durable Object reset because its code was updated.');
 
 /** A Durable Object namespace whose objects cannot be reached. */
-function limiterDown(): Bindings['RATE_LIMITER'] {
-  const down = () => Promise.reject(reset());
-  return new Proxy(env.RATE_LIMITER, {
-    get: (target, prop) => (prop === 'get' ? () => ({ hit: down, hitMember: down }) : Reflect.get(target, prop, target).bind(target)),
-  });
-}
+const limiterDown = (): Bindings['RATE_LIMITER'] => namespaceWith(env.RATE_LIMITER, () => Promise.reject(reset()));
 
 /**
  * The account objects' namespace with faults on some methods: `fail` rejects every call before it
@@ -42,28 +37,15 @@ function limiterDown(): Bindings['RATE_LIMITER'] {
  */
 function gateFaults(faults: Partial<Record<keyof AccountGate, 'fail' | 'loseFirst'>>): Bindings['ACCOUNT_GATE'] {
   const lost = new Set<string>();
-  return new Proxy(env.ACCOUNT_GATE, {
-    get: (target, prop) => {
-      if (prop !== 'get') return Reflect.get(target, prop, target).bind(target);
-      return (id: DurableObjectId) => {
-        const stub = target.get(id) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-        return new Proxy(stub, {
-          get: (real, method) => {
-            if (typeof method !== 'string' || method === 'then') return undefined;
-            const fault = faults[method as keyof AccountGate];
-            return async (...args: unknown[]) => {
-              if (fault === 'fail') throw reset();
-              const answer = await real[method]!(...args);
-              if (fault === 'loseFirst' && !lost.has(method)) {
-                lost.add(method);
-                throw reset();
-              }
-              return answer;
-            };
-          },
-        });
-      };
-    },
+  return namespaceWith(env.ACCOUNT_GATE, async (method, call) => {
+    const fault = faults[method as keyof AccountGate];
+    if (fault === 'fail') throw reset();
+    const answer = await call();
+    if (fault === 'loseFirst' && !lost.has(method)) {
+      lost.add(method);
+      throw reset();
+    }
+    return answer;
   });
 }
 

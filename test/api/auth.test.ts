@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { mintKey } from '../../src/keys/key-format';
 import { call, callWith, createKey, errorBody, operatorReload } from '../helpers/api';
-import { d1With } from '../helpers/d1';
+import { d1With } from '../helpers/bindings';
 
 /** The real D1, counting the statements the Worker prepares on it. */
 function watchedD1(): { db: D1Database; statements: () => number } {

@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readIccProfile } from '../../src/image/container';
 import { contains, exifApp1, jpegSegment, pngChunk, text, tiffWithGps, withChunks, withSegments, XMP_PACKET } from '../container/synth';
-import { call, createKey, fixture, form } from '../helpers/api';
+import { compress, fixture } from '../helpers/api';
 import { responseImage } from '../helpers/images';
 import { syntheticPng } from '../helpers/png';
-
-async function compress(input: Uint8Array, fields: Record<string, string>): Promise<Response> {
-  const { key } = await createKey('business');
-  return call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', input, fields) });
-}
 
 const FORMATS = ['jpeg', 'png', 'webp'] as const;
 

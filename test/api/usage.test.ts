@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Bindings } from '../../src/env';
 import { call, callWith, createKey, fixture, flushUsage, form } from '../helpers/api';
 import { freezeClock } from '../helpers/clock';
-import { d1With } from '../helpers/d1';
+import { d1With, namespaceWith } from '../helpers/bindings';
 import { type UsageReport, usageReport } from '../helpers/usage';
 
 describe('GET /v1/usage', () => {
@@ -84,14 +84,9 @@ describe('one reading of the clock per request', () => {
           return env.DB.prepare(sql);
         },
       }),
-      ACCOUNT_GATE: new Proxy(env.ACCOUNT_GATE, {
-        get: (target, prop) => {
-          if (prop !== 'get') return Reflect.get(target, prop, target).bind(target);
-          return (id: DurableObjectId) => {
-            passMidnight();
-            return target.get(id);
-          };
-        },
+      ACCOUNT_GATE: namespaceWith(env.ACCOUNT_GATE, (_method, call) => {
+        passMidnight();
+        return call();
       }),
     };
   }

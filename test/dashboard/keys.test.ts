@@ -2,16 +2,13 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { hasKeyShape } from '../../src/keys/key-format';
 import { MAX_LIVE_KEYS } from '../../src/keys/account-keys';
-import { call, callWith, errorBody } from '../helpers/api';
+import { callWith, errorBody } from '../helpers/api';
 import { followRedirect, get, post, signIn } from '../helpers/dashboard';
+import { usage } from '../helpers/usage';
 
 /** The key rules of the dashboard (decisions.md, "Keys in the dashboard"). */
 
 const SECRET = /sqz_[A-Za-z0-9_-]{32}/g;
-
-function usage(key: string): Promise<Response> {
-  return call('/v1/usage', { headers: { 'X-API-Key': key } });
-}
 
 /**
  * Creates a key through the form as a browser does (POST, then the page its redirect leads to); returns

@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env } from 'cloudflare:workers';
 import worker from '../../src/index';
 import type { Bindings } from '../../src/env';
+import { d1With, namespaceWith } from './bindings';
 
 /** One call the Worker made on a binding: D1 or a Durable Object, what it was, and whether it had settled. */
 export interface BindingCall {
@@ -22,32 +23,14 @@ function countingBindings(calls: BindingCall[]): Partial<Bindings> {
       call.settled = true;
     });
   };
-  const db = new Proxy(env.DB, {
-    get: (target, prop) => {
-      if (prop === 'prepare') {
-        return (sql: string) => {
-          calls.push({ kind: 'd1', what: `prepare ${sql.trim().slice(0, 40)}`, settled: true });
-          return target.prepare(sql);
-        };
-      }
-      if (prop === 'batch') return (statements: D1PreparedStatement[]) => record('d1', 'batch', () => target.batch(statements));
-      return Reflect.get(target, prop, target).bind(target);
+  const db = d1With({
+    prepare: (sql: string) => {
+      calls.push({ kind: 'd1', what: `prepare ${sql.trim().slice(0, 40)}`, settled: true });
+      return env.DB.prepare(sql);
     },
+    batch: (statements: D1PreparedStatement[]) => record('d1', 'batch', () => env.DB.batch(statements)),
   });
-  const namespace = <N extends object>(real: N): N =>
-    new Proxy(real, {
-      get: (target, prop) => {
-        const value = Reflect.get(target, prop, target) as (...args: unknown[]) => unknown;
-        if (prop !== 'get') return value.bind(target);
-        return (id: DurableObjectId) => {
-          const stub = value.call(target, id) as Record<string, (...args: unknown[]) => Promise<unknown>>;
-          return new Proxy(stub, {
-            get: (s, method) =>
-              typeof method !== 'string' || method === 'then' ? undefined : (...args: unknown[]) => record('do', method, () => s[method]!(...args)),
-          });
-        };
-      },
-    });
+  const namespace = <N extends object>(real: N): N => namespaceWith(real, (method, call) => record('do', method, call));
   return { DB: db, ACCOUNT_GATE: namespace(env.ACCOUNT_GATE), RATE_LIMITER: namespace(env.RATE_LIMITER) };
 }
 
