@@ -62,9 +62,16 @@ CREATE TABLE daily_usage (
   PRIMARY KEY (key_id, day)
 );
 
--- A quota slot held by a compression in progress; all of an account's keys share one month. Reserving
--- counts these so concurrent requests never overshoot; a slot whose Worker died is ignored once it is
--- older than the reservation lifetime.
+-- The last usage batch D1 has applied of each account's Durable Object (src/durable/account-gate.ts), which
+-- counts the account's compressions and writes them here in numbered batches: a batch sent again is
+-- applied once.
+CREATE TABLE usage_batches (
+  account_id TEXT PRIMARY KEY REFERENCES accounts(id),
+  batch INTEGER NOT NULL
+);
+
+-- No longer written: quota slots are held in the accounts' objects since migration 0003. Kept until a later
+-- migration, for a Worker of the previous version still answering during a deploy.
 CREATE TABLE quota_reservations (
   id TEXT PRIMARY KEY,
   account_id TEXT NOT NULL REFERENCES accounts(id),

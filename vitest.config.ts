@@ -13,12 +13,14 @@ export default defineConfig({
       wrangler: { configPath: './wrangler.toml' },
       miniflare: {
         // The migrations, applied by test/helpers/setup.ts; tests run in local mode (mail to the outbox) as
-        // `npm start` does, with links to its loopback origin, not to the URL the tests call (api.test).
+        // `npm start` does, with links to its loopback origin, not to the URL the tests call (api.test), and
+        // with an operator token for /operator/* (test/helpers/api.ts operatorReload).
         // TEST_CLOCK_START: see test/helpers/clock.ts.
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations(resolve(root, 'migrations')),
           MAIL_TRANSPORT: 'outbox',
           PUBLIC_ORIGIN: 'http://127.0.0.1:8787',
+          OPERATOR_TOKEN: 'test-operator-token',
           TEST_CLOCK_START: process.env.TEST_CLOCK_START ?? '',
         },
         // Cloudflare's send_email binding as wrangler simulates it, for the test of MAIL_TRANSPORT=cloudflare.

@@ -25,12 +25,18 @@ let seed = 42;
 const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 const pick = (list) => list[Math.floor(random() * list.length)];
 
+/** The API tests' images, one of each kind (test/fixtures); then the shared corpus's photos and WebP files when it is there. */
+const FIXTURES = ['api/chelsea.png', 'engine/testorig.jpg', 'engine/test.webp', 'engine/lossy_alpha4.webp', 'engine/pngsuite/basn6a08.png', 'engine/pngsuite/basn0g08.png', 'engine/pngsuite/z00n2c08.png'];
+
 function images() {
-  const dirs = [join(root, 'test/fixtures/api'), join(root, '../shared/corpus/photos'), join(root, '../shared/corpus/webp')];
-  const files = dirs.filter(existsSync).flatMap((dir) =>
-    readdirSync(dir)
-      .filter((f) => /\.(jpe?g|png|webp)$/.test(f) && !f.startsWith('bryce'))
-      .map((f) => ({ name: f, bytes: readFileSync(join(dir, f)) })),
+  const fixtures = FIXTURES.map((name) => ({ name, bytes: readFileSync(join(root, 'test/fixtures', name)) }));
+  const dirs = [join(root, '../shared/corpus/photos'), join(root, '../shared/corpus/webp')];
+  const files = fixtures.concat(
+    dirs.filter(existsSync).flatMap((dir) =>
+      readdirSync(dir)
+        .filter((f) => /\.(jpe?g|png|webp)$/.test(f) && !f.startsWith('bryce'))
+        .map((f) => ({ name: f, bytes: readFileSync(join(dir, f)) })),
+    ),
   );
   const bad = readdirSync(join(root, 'test/fixtures/bad'))
     .filter((f) => !f.endsWith('.md'))

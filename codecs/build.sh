@@ -192,12 +192,13 @@ build_glue() {
 
 # The linear memory is imported: src/image/wasm/engine-memory.ts creates it at 1 MiB (static
 # data and stack fit in that) with the engine budget as its maximum, and keeps it across
-# instances; it grows only through host_memory_grow (codecs/src/host.c).
+# instances; it grows only through host_memory_grow (codecs/src/host.c). libwebp's progress
+# reports go through codecs/src/webp-encode.c (--wrap): the engine counts and yields there.
 link() {
   mkdir -p "$OUT"
   mapfile -t objs < <(find "$WORK/obj" -name '*.o' | LC_ALL=C sort)
   "$CC" --target=wasm32-wasi -O2 -nostartfiles -Wl,--no-entry -Wl,--gc-sections -Wl,--strip-all \
-    -Wl,-z,stack-size=262144 -Wl,--import-memory -Wl,--initial-memory=1048576 "${objs[@]}" -lc++ -lc++abi -o "$OUT/engine.wasm.tmp"
+    -Wl,-z,stack-size=262144 -Wl,--import-memory -Wl,--initial-memory=1048576 -Wl,--wrap=WebPReportProgress "${objs[@]}" -lc++ -lc++abi -o "$OUT/engine.wasm.tmp"
   mv "$OUT/engine.wasm.tmp" "$OUT/engine.wasm"
 }
 

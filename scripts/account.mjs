@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { auditSql, fail, literal, openD1, PLANS } from './d1.mjs';
+import { auditSql, fail, literal, openD1, PLANS, reloadAccount, workerTarget } from './d1.mjs';
 
 const USAGE = `Usage:
   npm run account -- list [--remote]
@@ -7,17 +7,21 @@ const USAGE = `Usage:
   npm run account -- plan <email or account id> free|pro|business [--remote]
   npm run account -- disable <email or account id> [--remote]
   npm run account -- enable <email or account id> [--remote]
+  npm run account -- reload <email or account id> [--remote]
 
 Works against the local D1 that \`npm start\` uses; --remote targets the deployed D1. Pending migrations are
 applied first. Plan changes, disabling and enabling are recorded in the account's audit log (the user sees
-them on the dashboard's security page). A disabled account's keys get 401 and its sessions end.`;
+them on the dashboard's security page). A disabled account's keys get 401 and its sessions end. Changes
+are also sent to the running Worker, so they apply to the next request: locally the one of \`npm start\`
+(SQUEEZE_URL to move it); with --remote, set SQUEEZE_URL and OPERATOR_TOKEN (the deployed Worker's secret).
+\`reload\` only tells the Worker, after an edit of the account's rows in D1 by hand.`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { remote: { type: 'boolean', default: false }, help: { type: 'boolean' } },
 });
 const [command, who, plan] = positionals;
-const COMMANDS = ['list', 'show', 'plan', 'disable', 'enable'];
+const COMMANDS = ['list', 'show', 'plan', 'disable', 'enable', 'reload'];
 
 if (values.help || !command) {
   console.log(USAGE);
@@ -27,6 +31,7 @@ if (!COMMANDS.includes(command)) fail(USAGE);
 if (command !== 'list' && !who) fail(`${command} needs an email or an account id.\n\n${USAGE}`);
 if (command === 'plan' && !PLANS.includes(plan)) fail(`The plan must be one of ${PLANS.join(', ')}.\n\n${USAGE}`);
 
+const worker = ['plan', 'disable', 'enable', 'reload'].includes(command) ? workerTarget(values.remote) : null;
 const db = openD1(values.remote);
 const now = new Date().toISOString();
 const month = now.slice(0, 7);
@@ -81,6 +86,7 @@ if (command === 'show') {
       auditSql(account.id, 'plan_changed', `${account.plan} → ${plan}`, now, { ifChanged: true }),
     ].join('\n'),
   );
+  await reloadAccount(worker, account.id);
   console.log(account.plan === plan ? `${who} is already on ${plan}.` : `${who}: plan ${account.plan} → ${plan}.`);
 } else if (command === 'disable') {
   db.execute(
@@ -90,10 +96,14 @@ if (command === 'show') {
       `UPDATE sessions SET ended_ms = ${Date.now()} WHERE account_id = ${id} AND ended_ms IS NULL;`,
     ].join('\n'),
   );
+  await reloadAccount(worker, account.id);
   console.log(`${who} is disabled: its keys get 401 and its sessions have ended.`);
+} else if (command === 'reload') {
+  if (await reloadAccount(worker, account.id)) console.log(`${who}: the Worker has read the account from D1 again.`);
 } else {
   db.execute(
     [`UPDATE accounts SET disabled_at = NULL WHERE id = ${id} AND disabled_at IS NOT NULL;`, auditSql(account.id, 'account_enabled', 'by the operator', now, { ifChanged: true })].join('\n'),
   );
+  await reloadAccount(worker, account.id);
   console.log(`${who} is enabled.`);
 }

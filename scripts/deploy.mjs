@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { unstable_readConfig } from 'wrangler';
 import { readMailSetup, senderAddress } from '../src/mail/mail-setup.ts';
-import { wranglerBin, wranglerEnv } from './wrangler.mjs';
+import { quietWranglerEnv, wranglerBin, wranglerEnv } from './wrangler.mjs';
 
 const PLACEHOLDER_ID = '00000000-0000-0000-0000-000000000000';
 
@@ -28,7 +28,9 @@ function checkDeployment(config) {
   else if (!db.database_id || db.database_id === PLACEHOLDER_ID) {
     problems.push('database_id of DB is the placeholder: run `npx wrangler d1 create squeeze-edge` and put the id it prints into wrangler.toml.');
   }
-  if (!config.durable_objects.bindings.some((b) => b.name === 'RATE_LIMITER')) problems.push('There is no Durable Object binding named RATE_LIMITER.');
+  for (const name of ['RATE_LIMITER', 'ACCOUNT_GATE']) {
+    if (!config.durable_objects.bindings.some((b) => b.name === name)) problems.push(`There is no Durable Object binding named ${name}.`);
+  }
 
   const transport = vars.MAIL_TRANSPORT;
   if (transport === 'outbox') {
@@ -45,6 +47,9 @@ function checkDeployment(config) {
   if (transport === 'resend') {
     notes.push(`RESEND_API_KEY is a secret the build cannot see: set it with \`npx wrangler secret put RESEND_API_KEY${envName ? ` --env ${envName}` : ''}\`.`);
   }
+  notes.push(
+    `OPERATOR_TOKEN is a secret the build cannot see: set it with \`npx wrangler secret put OPERATOR_TOKEN${envName ? ` --env ${envName}` : ''}\`, or the operator commands cannot reach the accounts' objects (README, "Operator commands").`,
+  );
   if (!vars.SUPPORT_EMAIL) {
     notes.push(
       `SUPPORT_EMAIL is not set: the plan page asks users to write to ${vars.MAIL_FROM ? senderAddress(String(vars.MAIL_FROM)) : "MAIL_FROM's address"} for upgrades.`,
@@ -57,9 +62,9 @@ function checkDeployment(config) {
   return { problems, notes };
 }
 
-/** Runs wrangler here; a real deploy keeps the terminal's environment (its login, its prompts). */
+/** Runs wrangler here; a real deploy keeps the terminal's colours and prompts. */
 function wrangler(wranglerArgs) {
-  const result = spawnSync(process.execPath, [wranglerBin, ...wranglerArgs], { stdio: 'inherit', env: dryRun ? wranglerEnv : process.env });
+  const result = spawnSync(process.execPath, [wranglerBin, ...wranglerArgs], { stdio: 'inherit', env: dryRun ? wranglerEnv : quietWranglerEnv });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 

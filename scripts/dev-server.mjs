@@ -17,7 +17,7 @@ function portIsFree(port) {
   });
 }
 
-async function freePort(preferred) {
+export async function freePort(preferred) {
   if (preferred && (await portIsFree(preferred))) return preferred;
   return new Promise((resolve, reject) => {
     const server = createServer().once('error', reject);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { auditSql, fail, literal, openD1, PLANS } from './d1.mjs';
+import { auditSql, fail, literal, openD1, PLANS, reloadAccount, workerTarget } from './d1.mjs';
 
 const USAGE = `Usage:
   npm run key -- create --plan free|pro|business [--name TEXT] [--remote]
@@ -9,7 +9,9 @@ const USAGE = `Usage:
 
 Works against the local D1 that \`npm start\` uses; --remote targets the deployed D1. Pending migrations are
 applied first. A created key gets an account of its own (no email: it has no dashboard sign-in); accounts
-are managed with \`npm run account\`.`;
+are managed with \`npm run account\`. A revoke is also sent to the running Worker, so the key gets 401 at
+once: locally the one of \`npm start\` (SQUEEZE_URL to move it); with --remote, set SQUEEZE_URL and
+OPERATOR_TOKEN (the deployed Worker's secret).`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -24,6 +26,7 @@ if (values.help || !command) {
 if (!['create', 'list', 'revoke'].includes(command)) fail(USAGE);
 if (command === 'create' && !PLANS.includes(values.plan)) fail(`--plan must be one of ${PLANS.join(', ')}.\n\n${USAGE}`);
 if (command === 'revoke' && !target) fail(`revoke needs a key id or prefix.\n\n${USAGE}`);
+const worker = command === 'revoke' ? workerTarget(values.remote) : null;
 const db = openD1(values.remote);
 const now = new Date().toISOString();
 
@@ -73,5 +76,6 @@ if (command === 'create') {
       auditSql(match.account_id, 'key_revoked', `${match.prefix} (npm run key -- revoke)`, now, { ifChanged: true }),
     ].join('\n'),
   );
+  await reloadAccount(worker, match.account_id);
   console.log(`Revoked ${match.id}.`);
 }

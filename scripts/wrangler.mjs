@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { networkInterfaces } from 'node:os';
+import { hostname, networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -10,18 +10,26 @@ export const LOCAL_STATE = process.env.SQUEEZE_STATE ?? '.wrangler/state';
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const wranglerBin = fileURLToPath(new URL('../node_modules/wrangler/bin/wrangler.js', import.meta.url));
 /**
- * Wrangler's documented switches for a machine that may have no network: no telemetry (and no notice about
- * it), and no fetch of the `Request.cf` placeholder from workers.cloudflare.com (the Worker reads no
- * `request.cf`; offline that fetch printed an ENOTFOUND stack trace on every start). Real errors still print.
+ * Wrangler's documented switches, for a machine that may have no network: no telemetry and no notice about
+ * it (unless WRANGLER_SEND_METRICS=true is set on purpose; send_metrics = false in wrangler.toml is not enough:
+ * wrangler 4.164's deploy still sends its autoconfig events and then prints the notice), and no fetch of the
+ * `Request.cf` placeholder from workers.cloudflare.com (the Worker reads no `request.cf`; offline that fetch
+ * printed an ENOTFOUND stack trace on every start). Real errors still print.
  */
-export const wranglerEnv = { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: process.env.CI ?? '1', NO_COLOR: '1' };
+export const quietWranglerEnv = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: process.env.WRANGLER_SEND_METRICS ?? 'false',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+};
+/** The same for the scripts' own runs: no prompts, no colours in what the tests read. */
+export const wranglerEnv = { ...quietWranglerEnv, CI: process.env.CI ?? '1', NO_COLOR: '1' };
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\]|localhost)$/;
 export const isLoopbackHost = (host) => LOOPBACK.test(host);
 
 /**
  * The origin a dev server listening on `ip`:`port` is reached at, for its links: the address itself, or for
- * 0.0.0.0 and :: (every interface) this machine's first external address.
+ * 0.0.0.0 and :: (every interface) this machine's first external address (its host name if it has none).
  */
 export function listeningOrigin(ip, port) {
   let host = ip;
@@ -29,10 +37,16 @@ export function listeningOrigin(ip, port) {
     const external = Object.values(networkInterfaces())
       .flat()
       .filter((i) => i && !i.internal);
-    host = (external.find((i) => i.family === 'IPv4') ?? external[0])?.address ?? 'localhost';
+    host = (external.find((i) => i.family === 'IPv4') ?? external[0])?.address ?? hostname();
   }
   return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
 }
+
+/**
+ * The operator token of local mode: `npm run key` and `npm run account` send it to the local Worker's
+ * /operator/* (src/routes/operator.ts). A deployed Worker has its own secret (README, "Operator commands").
+ */
+export const LOCAL_OPERATOR_TOKEN = 'local-operator';
 
 /**
  * Local mode, for `npm start` and the scripts' dev servers: mail goes to the Worker's outbox instead of
@@ -40,7 +54,7 @@ export function listeningOrigin(ip, port) {
  * The Worker serves /dev/outbox only when that origin is a loopback one (src/routes/dev-outbox.tsx).
  */
 export function localModeVars(origin) {
-  return ['--var', 'MAIL_TRANSPORT:outbox', '--var', `PUBLIC_ORIGIN:${origin}`];
+  return ['--var', 'MAIL_TRANSPORT:outbox', '--var', `PUBLIC_ORIGIN:${origin}`, '--var', `OPERATOR_TOKEN:${LOCAL_OPERATOR_TOKEN}`];
 }
 
 /** Runs wrangler with the project's Node (22, from the `node` devDependency) and captures its output. */

@@ -8,16 +8,21 @@ import { readClock } from './middleware/read-clock';
 import { refuseCrossSitePosts } from './middleware/refuse-cross-site';
 import { requireSession } from './middleware/require-session';
 import { responseHeaders } from './middleware/response-headers';
+import { serverTiming } from './middleware/server-timing';
 import { renderErrorPage } from './pages/error-page';
 import { compressRoute } from './routes/compress';
 import { dashboardRoutes } from './routes/dashboard';
 import { demoRoute } from './routes/demo';
 import { devOutboxRoutes } from './routes/dev-outbox';
 import { healthRoute } from './routes/health';
+import { operatorRoutes } from './routes/operator';
 import { signInRoutes } from './routes/sign-in';
 import { usageRoute } from './routes/usage';
 
 export const app = new Hono<AppEnv>().use(responseHeaders()).use(readClock());
+
+// Every API answer says where its time went, errors included.
+for (const path of ['/v1/*', '/health']) app.use(path, serverTiming());
 
 // Pages the Worker draws (the rest of the site is static): their headers, errors as pages, and no
 // cross-site POST; the dashboard's behind a session.
@@ -31,7 +36,8 @@ app
   .route('/', usageRoute)
   .route('/', signInRoutes)
   .route('/', dashboardRoutes)
-  .route('/', devOutboxRoutes);
+  .route('/', devOutboxRoutes)
+  .route('/', operatorRoutes);
 
 app.use(answerOptions(() => app.routes));
 app.notFound(() => {

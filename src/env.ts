@@ -1,12 +1,15 @@
-import type { WindowState } from './durable/rate-limiter';
+import type { AccountGate, Admitted } from './durable/account-gate';
 import type { RateLimiter } from './durable/rate-limiter';
+import type { QuotaSlot } from './limits/monthly-quota';
 import type { Session } from './sessions/sessions';
-import type { ApiKeyRecord } from './store/keys';
+import type { ServerTiming } from './timing/server-timing';
 
 /** The bindings declared in wrangler.toml, and the variables that configure mail (README, "Mail"). */
 export interface Bindings {
   DB: D1Database;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** One object per account (named by its id): its keys' state, minute window and month (durable/account-gate.ts). */
+  ACCOUNT_GATE: DurableObjectNamespace<AccountGate>;
   /**
    * How sign-in mail leaves: `outbox` is local mode (`npm start`, tests: kept in the Worker and served at
    * /dev/outbox to loopback clients), `cloudflare` sends through the EMAIL binding, `resend` through
@@ -18,6 +21,8 @@ export interface Bindings {
   MAIL_FROM?: string;
   EMAIL?: SendEmail;
   RESEND_API_KEY?: string;
+  /** The secret the operator commands send to /operator/* (routes/operator.ts); unset, those paths are 404. */
+  OPERATOR_TOKEN?: string;
   /** Where the plan page tells users to ask for an upgrade (else MAIL_FROM's address). */
   SUPPORT_EMAIL?: string;
   /**
@@ -33,8 +38,12 @@ export interface Bindings {
 export interface Variables {
   /** The request's one reading of the clock (middleware/read-clock.ts). */
   nowMs: number;
-  apiKey: ApiKeyRecord;
-  minuteWindow: WindowState;
+  /** What the key's account object answered (middleware/authenticate.ts). */
+  admission: Admitted;
+  /** The compression's slot of the month, when the account's object held one. */
+  quotaSlot: QuotaSlot | undefined;
+  /** Set on API routes (middleware/server-timing.ts). */
+  timing: ServerTiming;
   session: Session;
   /** Set on dashboard and sign-in routes: errors there are rendered as pages, not JSON. */
   htmlErrors: boolean;

@@ -1,4 +1,5 @@
 import { app } from './app';
 
+export { AccountGate } from './durable/account-gate';
 export { RateLimiter } from './durable/rate-limiter';
 export default app;

@@ -76,7 +76,7 @@ describe('migrating a database made before accounts', () => {
   });
 
   it('counts a new compression on top of the kept usage', async () => {
-    const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': keys.pro }, body: form('file', await fixture('api/z00n2c08.png')) });
+    const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': keys.pro }, body: form('file', await fixture('engine/pngsuite/z00n2c08.png')) });
     expect(response.status).toBe(200);
     await response.arrayBuffer();
     expect((await usageReport(keys.pro)).usage.current).toBe(42);

@@ -8,6 +8,7 @@
 #include "host.h"
 #include "jpeg-recode.h"
 #include "orient.h"
+#include "progress.h"
 #include "quantize.h"
 #include "resample.h"
 #include "spng.h"
@@ -32,6 +33,26 @@ enum flags {
 /* Bits 8 to 11 of flags: the EXIF orientation (1 to 8) to apply; 0 means 1. */
 #define ORIENTATION_SHIFT 8
 
+/* Reports rows as work of its kind (progress.h) and passes them on: a decoded row once the
+ * decoder has made it, an encoded one once the encoder has taken it. */
+typedef struct {
+  row_sink sink;
+  row_sink *next;
+  int kind, width;
+} counting_sink;
+
+static void put_counted(row_sink *self, const uint8_t *row) {
+  counting_sink *c = (counting_sink *)self;
+  if (c->kind == PROGRESS_DECODED) report_progress(c->kind, c->width);
+  c->next->put(c->next, row);
+  if (c->kind != PROGRESS_DECODED) report_progress(c->kind, c->width);
+}
+
+static row_sink *counted(counting_sink *c, int kind, int width, row_sink *next) {
+  *c = (counting_sink){.sink = {.put = put_counted}, .next = next, .kind = kind, .width = width};
+  return &c->sink;
+}
+
 typedef struct {
   decode_target base;
   int out_format, flags;
@@ -53,6 +74,8 @@ typedef struct {
   int frame_channels, buffering;
   row_sink frame_sink;
   int frame_rows;
+  int replaying; /* the rows come from the frame, not a decoder: no decoding work */
+  counting_sink decoded, encoded;
 } job;
 
 void decode_check_size(const decode_target *target, long width, long height) {
@@ -96,7 +119,9 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
       default:
         j->encoder = png_encoder_new(shown_w, shown_h, j->quantizer ? 4 : channels, j->stats_for_png, j->png_params, j->png_count);
     }
-    sink = &j->encoder->sink;
+    /* zlib's Huffman-only and RLE strategies cost about a quarter of a level-9 pass. */
+    int fast = j->png_params && (j->png_params->strategy == Z_HUFFMAN_ONLY || j->png_params->strategy == Z_RLE);
+    sink = counted(&j->encoded, PROGRESS_ENCODED, fast ? (shown_w + 3) / 4 : shown_w, &j->encoder->sink);
     if (j->quantizer) sink = quantizer_dither_sink(j->quantizer, shown_w, channels, sink);
     /* After the resampler, so a frame buffered to rotate is at output size. The stats pass
      * only counts colours, which orientation does not change. */
@@ -105,16 +130,20 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
       sink = orienter_sink(j->orienter);
     }
   }
-  if (out_w == width && out_h == height) return sink;
-  enum resample_filter filter = j->flags & FLAG_MITCHELL ? FILTER_MITCHELL : FILTER_LANCZOS3;
-  j->resampler = resampler_new(width, height, out_w, out_h, channels, filter, sink);
-  return resampler_sink(j->resampler);
+  if (out_w != width || out_h != height) {
+    enum resample_filter filter = j->flags & FLAG_MITCHELL ? FILTER_MITCHELL : FILTER_LANCZOS3;
+    j->resampler = resampler_new(width, height, out_w, out_h, channels, filter, sink);
+    sink = resampler_sink(j->resampler);
+  }
+  return j->replaying ? sink : counted(&j->decoded, PROGRESS_DECODED, width, sink);
 }
 
 /* Sends the buffered frame through the pass's sinks, as a decoder would at output size. */
 static void replay(job *j) {
   int w = j->base.want_w, h = j->base.want_h;
+  j->replaying = 1;
   row_sink *sink = begin(&j->base, w, h, j->frame_channels);
+  j->replaying = 0;
   for (int y = 0; y < h; y++) sink->put(sink, j->frame + (size_t)y * w * j->frame_channels);
 }
 

@@ -25,6 +25,11 @@ IMPORT("output_write") void host_output_write(const uint8_t *src, int len);
  * budget allows it; returns the previous size in pages, or -1 when refused. The allocator's
  * sbrk (host.c) is the only caller, so no allocation can take the isolate past the budget. */
 IMPORT("memory_grow") int host_memory_grow(int pages);
+/* Counts `units` of work of a kind (progress.h) against the job's prediction and budget; throws
+ * in JS to stop a job past them. Returns nonzero when the event loop is due back. */
+IMPORT("progress") int host_progress(int kind, int units);
+/* Hands the event loop back: under JSPI the WASM stack suspends until JS resumes it. */
+IMPORT("yield") void host_yield(void);
 /* Throws in JS with the message; never returns. */
 IMPORT("fail") __attribute__((noreturn)) void host_fail_raw(int kind, const char *msg, int len);
 

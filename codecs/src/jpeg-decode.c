@@ -5,6 +5,7 @@
 #include "host.h"
 #include "jpeg-error.h"
 #include "jpeg-host.h"
+#include "progress.h"
 
 #define INPUT_CHUNK 65536
 
@@ -36,6 +37,29 @@ static void skip_input_data(j_decompress_ptr cinfo, long count) {
 }
 
 static void term_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+/* libjpeg calls its progress monitor before each step of reading a multi-scan file into the
+ * coefficient buffer (one iMCU row of the current scan, or the markers between scans), inside
+ * jpeg_start_decompress: the second line against scan bombs, arithmetic-coded ones included,
+ * after the header walk's scan count. Each call reports the scan it is in and the blocks the
+ * step will visit, which the engine counts against the job's prediction; the rows decoded
+ * after it are counted as rows (engine.c). */
+static void monitor_scans(j_common_ptr common) {
+  j_decompress_ptr cinfo = (j_decompress_ptr)common;
+  scan_monitor *m = (scan_monitor *)cinfo->progress;
+  if (cinfo->input_scan_number != m->scan) {
+    m->scan = cinfo->input_scan_number;
+    report_progress(PROGRESS_SCAN_START, m->scan);
+  }
+  long blocks = cinfo->comps_in_scan > 1 ? (long)cinfo->MCUs_per_row * cinfo->blocks_in_MCU
+                                         : (long)cinfo->MCUs_per_row * cinfo->cur_comp_info[0]->v_samp_factor;
+  report_progress(PROGRESS_SCANNED, blocks);
+}
+
+void jpeg_monitor_scans(j_decompress_ptr cinfo, scan_monitor *monitor) {
+  *monitor = (scan_monitor){.pub = {.progress_monitor = monitor_scans}};
+  cinfo->progress = &monitor->pub;
+}
 
 static void use_host_source(j_decompress_ptr cinfo) {
   host_source *src = (*cinfo->mem->alloc_small)((j_common_ptr)cinfo, JPOOL_PERMANENT, sizeof(host_source));
@@ -111,7 +135,11 @@ void jpeg_decode(decode_target *target) {
   cinfo.out_color_space = cmyk ? JCS_CMYK : grey ? JCS_GRAYSCALE : JCS_RGB;
   cinfo.scale_num = dct_scale(&cinfo, target->want_w, target->want_h);
   cinfo.scale_denom = 8;
+  /* Only while the scans are read into the coefficient buffer: rows are counted as rows. */
+  scan_monitor monitor;
+  jpeg_monitor_scans(&cinfo, &monitor);
   jpeg_start_decompress(&cinfo);
+  cinfo.progress = NULL;
 
   int width = (int)cinfo.output_width, channels = grey ? 1 : 3;
   row_sink *sink = target->begin(target, width, (int)cinfo.output_height, channels);

@@ -8,6 +8,7 @@
 #include "host.h"
 #include "jpeg-error.h"
 #include "jpeg-host.h"
+#include "progress.h"
 #ifdef ENGINE_JPEGLI
 #include "lib/jpegli/encode.h"
 #endif
@@ -20,6 +21,7 @@ typedef struct {
   struct jpeg_error_mgr err;
   int channels;
   uint8_t *row;
+  JBLOCKARRAY (*access_virt_barray)(j_common_ptr, jvirt_barray_ptr, JDIMENSION, JDIMENSION, boolean);
 } jpeg_encoder;
 
 typedef struct {
@@ -76,6 +78,10 @@ static void configure(j_compress_ptr cinfo, const encode_options *opt) {
 }
 #endif
 
+static jpeg_encoder *from_cinfo(j_compress_ptr cinfo) {
+  return (jpeg_encoder *)((char *)cinfo - offsetof(jpeg_encoder, cinfo));
+}
+
 static void init_destination(j_compress_ptr cinfo) {
   host_destination *dest = (host_destination *)cinfo->dest;
   dest->pub.next_output_byte = dest->buffer;
@@ -86,6 +92,16 @@ static boolean empty_output_buffer(j_compress_ptr cinfo) {
   host_output_write(((host_destination *)cinfo->dest)->buffer, OUTPUT_CHUNK);
   init_destination(cinfo);
   return TRUE;
+}
+
+/* Progressive jpegli keeps every coefficient and tokenises each scan in jpeg_finish_compress,
+ * after the rows, reading the coefficients a block row at a time through the memory manager:
+ * each block row it reads (there, and as the rows store them) is a step of its work. */
+static JBLOCKARRAY access_counted(j_common_ptr cinfo, jvirt_barray_ptr array, JDIMENSION start, JDIMENSION rows, boolean writable) {
+  jpeg_encoder *e = from_cinfo((j_compress_ptr)cinfo);
+  JBLOCKARRAY blocks = e->access_virt_barray(cinfo, array, start, rows, writable);
+  report_progress(PROGRESS_ENCODER_STEP, (long)rows);
+  return blocks;
 }
 
 static void term_destination(j_compress_ptr cinfo) {
@@ -129,6 +145,8 @@ encoder *jpeg_encoder_new(int width, int height, int channels, const encode_opti
   j_compress_ptr cinfo = &e->cinfo;
   cinfo->err = jpeg_throwing_errors(&e->err);
   jpeg_create_compress(cinfo);
+  e->access_virt_barray = cinfo->mem->access_virt_barray;
+  cinfo->mem->access_virt_barray = access_counted;
   jpeg_host_destination(cinfo);
   cinfo->image_width = (JDIMENSION)width;
   cinfo->image_height = (JDIMENSION)height;

@@ -12,4 +12,12 @@
 void jpeg_open_input(j_decompress_ptr cinfo, struct jpeg_error_mgr *err, const decode_target *target);
 void jpeg_host_destination(j_compress_ptr cinfo);
 
+/* Reports the reading of a file's scans into the coefficient buffer as work (progress.h), while
+ * cinfo->progress points at it: the caller clears it once the coefficients are read. */
+typedef struct {
+  struct jpeg_progress_mgr pub;
+  int scan;
+} scan_monitor;
+void jpeg_monitor_scans(j_decompress_ptr cinfo, scan_monitor *monitor);
+
 #endif

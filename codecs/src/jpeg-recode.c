@@ -27,7 +27,10 @@ void jpeg_recode(const decode_target *target) {
   jpeg_open_input(&src, &src_err, target);
   if (src.jpeg_color_space != JCS_YCbCr && src.jpeg_color_space != JCS_GRAYSCALE)
     host_fail(FAIL_UNSUPPORTED, "only YCbCr and greyscale JPEGs are re-coded");
+  scan_monitor monitor;
+  jpeg_monitor_scans(&src, &monitor);
   jvirt_barray_ptr *coefs = jpeg_read_coefficients(&src);
+  src.progress = NULL;
   check_tables(&src);
 
   struct jpeg_compress_struct dst;

@@ -5,6 +5,7 @@
 
 #include "decode.h"
 #include "host.h"
+#include "progress.h"
 #include "spng.h"
 
 static int read_input(spng_ctx *ctx, void *user, void *dst, size_t length) {
@@ -85,6 +86,10 @@ static void pack(uint8_t *rgba, uint8_t *dst, int width, int channels, const uin
   }
 }
 
+/* The first column and the column step of each Adam7 pass (PNG 3rd edition, 8.2). */
+static const int adam7_x0[7] = {0, 4, 0, 2, 0, 1, 0};
+static const int adam7_dx[7] = {8, 8, 4, 4, 2, 2, 1};
+
 void png_decode(decode_target *target) {
   errno = 0;
   spng_ctx *ctx = spng_ctx_new(0);
@@ -110,10 +115,22 @@ void png_decode(decode_target *target) {
   row_sink *sink = target->begin(target, width, height, channels);
 
   if (ihdr.interlace_method) {
-    /* Adam7 rows arrive in seven passes: the whole frame has to be assembled first. */
+    /* Adam7 rows arrive in seven passes: the whole frame has to be assembled first, each pass's
+     * rows put in place as they are decoded (libspng spreads them along the row). */
     size_t size = rgba_row * (size_t)height;
     uint8_t *frame = xmalloc(size);
-    check(spng_decode_image(ctx, frame, size, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS));
+    check(spng_decode_image(ctx, NULL, 0, SPNG_FMT_RGBA8, SPNG_DECODE_TRNS | SPNG_DECODE_PROGRESSIVE));
+    for (;;) {
+      struct spng_row_info info;
+      int code = spng_get_row_info(ctx, &info);
+      if (code == SPNG_EOI) break;
+      check(code);
+      code = spng_decode_row(ctx, frame + rgba_row * info.row_num, rgba_row);
+      if (code != 0 && code != SPNG_EOI) fail_spng(code);
+      report_progress(PROGRESS_FRAME_DECODED, (width - adam7_x0[info.pass] + adam7_dx[info.pass] - 1) / adam7_dx[info.pass]);
+      if (code == SPNG_EOI) break;
+    }
+    check(spng_decode_chunks(ctx));
     for (int y = 0; y < height; y++) {
       pack(frame + rgba_row * y, out, width, channels, gamma);
       sink->put(sink, out);

@@ -4,6 +4,7 @@
 
 #include "decode.h"
 #include "host.h"
+#include "progress.h"
 #include "src/dec/vp8_dec.h"
 #include "src/dec/vp8i_dec.h"
 #include "src/dec/webpi_dec.h"
@@ -26,12 +27,31 @@ static uint8_t *read_all(size_t *size) {
   return buf;
 }
 
-/* Lossless WebP keeps the whole ARGB image inside the decoder anyway: decode the frame whole. */
+/* Bytes of a lossless WebP handed to the incremental decoder at a time: it decodes the rows
+ * they complete, which are reported as work (progress.h) between two chunks. */
+#define LOSSLESS_CHUNK 65536
+
+/* Lossless WebP keeps the whole ARGB image inside the decoder anyway: decode the frame whole,
+ * through the incremental decoder over growing prefixes of the input (no copy), so that the
+ * work comes in pieces. */
 static void decode_lossless(const uint8_t *data, size_t size, decode_target *target, int channels) {
   WebPDecoderConfig config;
   if (!WebPInitDecoderConfig(&config)) host_fail(FAIL_INTERNAL, "libwebp version mismatch");
   config.output.colorspace = channels == 4 ? MODE_RGBA : MODE_RGB;
-  VP8StatusCode status = WebPDecode(data, size, &config);
+  WebPIDecoder *idec = WebPIDecode(NULL, 0, &config);
+  if (!idec) host_fail(FAIL_MEMORY, "out of memory");
+  VP8StatusCode status = VP8_STATUS_SUSPENDED;
+  int rows = 0;
+  for (size_t given = 0; status == VP8_STATUS_SUSPENDED && given < size;) {
+    given = size - given > LOSSLESS_CHUNK ? given + LOSSLESS_CHUNK : size;
+    status = WebPIUpdate(idec, data, given);
+    int last_y = 0, width = 0;
+    if (WebPIDecGetRGB(idec, &last_y, &width, NULL, NULL)) {
+      report_progress(PROGRESS_FRAME_DECODED, (long)(last_y - rows) * width);
+      rows = last_y;
+    }
+  }
+  WebPIDelete(idec);
   if (status == VP8_STATUS_OUT_OF_MEMORY) host_fail(FAIL_MEMORY, "out of memory");
   if (status != VP8_STATUS_OK) host_fail(FAIL_UNSUPPORTED, "the WebP data is corrupt or truncated");
   const WebPRGBABuffer *rgba = &config.output.u.RGBA;

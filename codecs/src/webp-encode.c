@@ -4,6 +4,7 @@
 
 #include "encode.h"
 #include "host.h"
+#include "progress.h"
 #include "webp-alpha.h"
 #include "webp/encode.h"
 
@@ -125,6 +126,32 @@ static int near_opaque(const WebPPicture *p) {
   return 1;
 }
 
+/* libwebp reports its progress through WebPReportProgress, but calls the picture's hook only
+ * when the whole percent changes: a 24 MP picture's percent is a tenth of a second of work. The
+ * link wraps it (build.sh, --wrap), so every call is seen: for the picture being encoded, one
+ * per macroblock of each pass, a step each in the first (the analysis) and ENCODE_STEPS in
+ * the others (a statistics pass in low_memory mode, and the encoding), which cost about that
+ * many times more; for the alpha plane's own picture, which libwebp's lossless coder reports
+ * about once a pixel, each whole percent. */
+#define ENCODE_STEPS 4
+
+int __real_WebPReportProgress(const WebPPicture *pic, int percent, int *percent_store);
+
+static const WebPPicture *encoding;
+static long macroblocks, calls;
+
+int __wrap_WebPReportProgress(const WebPPicture *pic, int percent, int *percent_store) {
+  if (pic == encoding) report_progress(PROGRESS_ENCODER_STEP, calls++ < macroblocks ? 1 : ENCODE_STEPS);
+  else if (percent_store && percent > *percent_store) report_progress(PROGRESS_ALPHA_PERCENT, percent - *percent_store);
+  return __real_WebPReportProgress(pic, percent, percent_store);
+}
+
+/* libwebp asks for progress (per macroblock) only of a picture that has a hook. */
+static int keep_going(int percent, const WebPPicture *picture) {
+  (void)percent, (void)picture;
+  return 1;
+}
+
 static void finish(encoder *self) {
   webp_encoder *e = (webp_encoder *)self;
   if (e->rows & 1) flush_pair(e, 1);
@@ -139,6 +166,7 @@ static void finish(encoder *self) {
   config.quality = (float)e->quality;
   config.low_memory = e->low_memory;
   int started = 0;
+  e->picture.progress_hook = keep_going;
   e->picture.writer = write_output;
   e->picture.custom_ptr = &started;
   alpha_wrapper wrapper = {0};
@@ -161,6 +189,9 @@ static void finish(encoder *self) {
   /* libwebp's alpha and lossless encoders lose VP8_ENC_ERROR_OUT_OF_MEMORY on the way out; a
    * refused allocation sets errno to ENOMEM, so that decides too. */
   errno = 0;
+  encoding = &e->picture;
+  macroblocks = (long)((e->picture.width + 15) / 16) * ((e->picture.height + 15) / 16);
+  calls = 0;
   if (!WebPEncode(&config, &e->picture)) {
     int memory = e->picture.error_code == VP8_ENC_ERROR_OUT_OF_MEMORY || errno == ENOMEM;
     host_fail(memory ? FAIL_MEMORY : FAIL_INTERNAL, "the WebP encoder failed");

@@ -12,11 +12,11 @@ import { runCli } from './helpers/run-cli';
 
 const TREE = {
   'site/photos/chelsea.png': 'api/chelsea.png',
-  'site/photos/2024/testorig.jpg': 'api/testorig.jpg',
-  'site/icons/basn6a08.png': 'api/basn6a08.png',
-  'site/icons/z00n2c08.png': 'api/z00n2c08.png',
-  'site/web/test.webp': 'api/test.webp',
-  'site/web/lossy_alpha4.webp': 'api/lossy_alpha4.webp',
+  'site/photos/2024/testorig.jpg': 'engine/testorig.jpg',
+  'site/icons/basn6a08.png': 'engine/pngsuite/basn6a08.png',
+  'site/icons/z00n2c08.png': 'engine/pngsuite/z00n2c08.png',
+  'site/web/test.webp': 'engine/test.webp',
+  'site/web/lossy_alpha4.webp': 'engine/lossy_alpha4.webp',
 };
 const INPUTS = Object.keys(TREE).sort();
 const folders: string[] = [];
@@ -126,7 +126,7 @@ describe('from the repository', () => {
 
 describe('exit codes', () => {
   it('1: some files failed (the Worker refused one), the others are done', async () => {
-    const dir = tree({ 'a/ok.png': 'api/basn6a08.png', 'a/truncated.png': 'bad/png-truncated.png' });
+    const dir = tree({ 'a/ok.png': 'engine/pngsuite/basn6a08.png', 'a/truncated.png': 'bad/png-truncated.png' });
     const run = await runCli(['a', '--json'], { cwd: dir, env });
     expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout);
@@ -136,7 +136,7 @@ describe('exit codes', () => {
   });
 
   it('2: bad usage or configuration, before anything is sent', async () => {
-    const dir = tree({ 'a/x.jpg': 'api/testorig.jpg', 'a/x.jpeg': 'api/testorig.jpg' });
+    const dir = tree({ 'a/x.jpg': 'engine/testorig.jpg', 'a/x.jpeg': 'engine/testorig.jpg' });
     const count = await used();
     const collision = await runCli(['a', '-f', 'webp'], { cwd: dir, env });
     expect(collision.code).toBe(2);
@@ -151,7 +151,7 @@ describe('exit codes', () => {
   it('3: a quota that runs out stops the run; what was done is recorded, and the next month resumes', async () => {
     const dir = tree();
     const small = createKey('free');
-    setMonthUsage(small, 497);
+    await setMonthUsage(small, 497);
     const smallEnv = { SQUEEZE_API_KEY: small, SQUEEZE_BASE_URL: inject('baseUrl') };
 
     const dry = await runCli(['site', '--dry-run', '--json'], { cwd: dir, env: smallEnv });
@@ -168,7 +168,7 @@ describe('exit codes', () => {
     expect(Object.keys(manifest.outputs)).toHaveLength(3);
 
     // With room again, only the three left are sent.
-    setMonthUsage(small, 100);
+    await setMonthUsage(small, 100);
     const resumed = await runCli(['site', '--json'], { cwd: dir, env: smallEnv });
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout).summary).toMatchObject({ compressed: 3, skipped: 3 });

@@ -92,7 +92,7 @@ describe('the tools a deployment serves', () => {
     shell(commands.cli, empty);
     expect(shell('squeeze --version', empty).trim()).toBe('0.1.0');
 
-    const dir = imageTree({ 'photos/chelsea.png': 'api/chelsea.png', 'photos/2024/testorig.jpg': 'api/testorig.jpg' });
+    const dir = imageTree({ 'photos/chelsea.png': 'api/chelsea.png', 'photos/2024/testorig.jpg': 'engine/testorig.jpg' });
     try {
       const out = shell('squeeze photos/ --json', dir, { SQUEEZE_API_KEY: createKey('free'), SQUEEZE_BASE_URL: inject('baseUrl') });
       expect(JSON.parse(out).summary).toMatchObject({ compressed: 2, failed: 0 });

@@ -47,7 +47,7 @@ describe('a redirect to another origin', () => {
 
   it('the CLI fails each file, writes nothing, and the Worker never gets the key', async () => {
     const apiKey = createKey('free');
-    const dir = imageTree({ 'img/a.png': 'api/chelsea.png', 'img/b.jpg': 'api/testorig.jpg' });
+    const dir = imageTree({ 'img/a.png': 'api/chelsea.png', 'img/b.jpg': 'engine/testorig.jpg' });
     try {
       const run = await runCli(['img', '--json'], { cwd: dir, env: { SQUEEZE_API_KEY: apiKey, SQUEEZE_BASE_URL: frontUrl } });
       expect(run.code).toBe(1);

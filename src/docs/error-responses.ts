@@ -9,7 +9,7 @@ export function errorCodeTable(): { code: ErrorCode; status: number; message: st
 /**
  * The error responses of one operation, one entry per status, each listing its codes (with their
  * registry message as an example). 429 bodies carry resetAt, so they use RateLimitError; 429 and 503
- * answers say when to try again in Retry-After.
+ * answers say when to try again in Retry-After; every answer carries Server-Timing.
  */
 export function errorResponses(codes: ErrorCode[], extraHeaders: HeaderName[] = []): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -27,10 +27,10 @@ export function errorResponses(codes: ErrorCode[], extraHeaders: HeaderName[] = 
         { value: { error: code, message: ERROR_CODES[code].message, ...(tooMany ? { resetAt: '2026-01-01T12:00:00.000Z' } : {}) } },
       ]),
     );
-    const headers = [...extraHeaders, ...(tooMany || status === 503 ? (['Retry-After'] as HeaderName[]) : [])];
+    const headers: HeaderName[] = [...extraHeaders, ...(tooMany || status === 503 ? (['Retry-After'] as const) : []), 'Server-Timing'];
     responses[String(status)] = {
       description: group.map((code) => `\`${code}\`: ${ERROR_CODES[code].message}`).join('\n\n'),
-      ...(headers.length ? { headers: headerRefs(headers) } : {}),
+      headers: headerRefs(headers),
       content: { 'application/json': { schema, examples } },
     };
   }

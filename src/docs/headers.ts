@@ -30,6 +30,11 @@ export const HEADERS = {
   'RateLimit-Remaining': { description: 'Older form: requests left in the first window.', schema: integer },
   'RateLimit-Reset': { description: 'Older form: seconds until the first window frees a request.', schema: integer },
   'Retry-After': { description: 'Seconds to wait before trying again (every 429, and 503 `service_unavailable`).', schema: integer },
+  'Server-Timing': {
+    description:
+      'Where the answer\'s time went, on every answer of the API, errors included: one `d1` or `do` entry per round trip to shared state made before the answer (D1, or a Durable Object), in order, with its `dur` in milliseconds and a `desc` naming the call (e.g. `do;dur=3.2;desc="ACCOUNT_GATE.admit"`), then the stages the request reached: `auth` (the key to its account), `limits` (the account\'s key state, minute window and quota slot, or the demo\'s windows), `fetch` (an image at a `url`), `queue` (waiting for the engine), `engine` (the image jobs), and `total`. A keyed request whose key the serving isolate has seen makes one round trip before its answer.',
+    schema: text,
+  },
 } as const;
 
 export type HeaderName = keyof typeof HEADERS;

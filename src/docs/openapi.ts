@@ -50,7 +50,7 @@ export function buildOpenApiDocument() {
           summary: 'Health check',
           description: 'No key needed.',
           responses: {
-            '200': { description: 'The service is up.', content: { 'application/json': { schema: ref('HealthResponse') } } },
+            '200': { description: 'The service is up.', headers: headerRefs(['Server-Timing']), content: { 'application/json': { schema: ref('HealthResponse') } } },
             ...errorResponses(['internal_error']),
           },
           'x-codeSamples': CURL.health,
@@ -72,7 +72,7 @@ than the input unless a resize or format change was asked for. Only successful c
           responses: {
             '200': {
               description: 'The compressed image.',
-              headers: headerRefs([...SIZE_HEADERS, 'Vary', ...RATE_LIMIT_HEADERS]),
+              headers: headerRefs([...SIZE_HEADERS, 'Vary', ...RATE_LIMIT_HEADERS, 'Server-Timing']),
               content: { 'image/jpeg': binary, 'image/png': binary, 'image/webp': binary },
             },
             ...errorResponses([...KEYED, ...IMAGE, ...URL_INPUT, 'quota_exceeded', ...ALWAYS], RATE_LIMIT_HEADERS),
@@ -97,7 +97,7 @@ for scripts, not for other websites: a browser request sent from another site (\
           responses: {
             '200': {
               description: 'The compressed image.',
-              headers: headerRefs([...SIZE_HEADERS, 'X-Demo-Remaining', 'Vary', ...RATE_LIMIT_HEADERS]),
+              headers: headerRefs([...SIZE_HEADERS, 'X-Demo-Remaining', 'Vary', ...RATE_LIMIT_HEADERS, 'Server-Timing']),
               content: { 'image/*': binary },
             },
             ...errorResponses([...IMAGE, 'forbidden', 'rate_limited', ...ALWAYS], [...RATE_LIMIT_HEADERS, 'X-Demo-Remaining']),
@@ -115,7 +115,7 @@ for scripts, not for other websites: a browser request sent from another site (\
           responses: {
             '200': {
               description: 'Plan, usage and byte totals.',
-              headers: headerRefs(RATE_LIMIT_HEADERS),
+              headers: headerRefs([...RATE_LIMIT_HEADERS, 'Server-Timing']),
               content: { 'application/json': { schema: ref('UsageResponse') } },
             },
             ...errorResponses([...KEYED, ...ALWAYS], RATE_LIMIT_HEADERS),

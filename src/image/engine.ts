@@ -10,11 +10,12 @@ export interface ImageEngine {
   /** CPU milliseconds the job needs, from the header alone (the CPU model's machine). */
   estimateCpuMs(header: ImageHeader, out: OutputSpec): number;
   /**
-   * Decode `input`, resize to out.width x out.height and encode as out.format.
-   * Throws ApiError('unsupported_image') for data the codecs cannot decode, and
-   * ApiError('image_too_large') when the job would take the engine past its memory budget.
+   * Decode `input`, resize to out.width x out.height and encode as out.format, handing the event loop
+   * back as it goes. Throws ApiError('unsupported_image') for data the codecs cannot decode, and
+   * ApiError('image_too_large') when the job would take the engine past its memory budget, or runs past
+   * `cpuBudgetMs` (a key's budget by default) or far past its predicted work.
    */
-  transcode(input: Uint8Array, header: ImageHeader, out: OutputSpec): Promise<Uint8Array>;
+  transcode(input: Uint8Array, header: ImageHeader, out: OutputSpec, limits?: { cpuBudgetMs?: number }): Promise<Uint8Array>;
   /**
    * Counts `bytes` of JS buffers the request holds (an earlier candidate's output, a copy made to
    * carry a profile) against the engine's budget until the returned function is called.

@@ -1,6 +1,7 @@
 import { ApiError } from '../errors/api-error';
 import { PAID_CPU_BUDGET_MS } from '../limits/cpu';
 import { ENGINE_BUDGET_BYTES } from '../limits/memory';
+import { queuedJob, type ServerTiming } from '../timing/server-timing';
 import { readIccProfile } from './container';
 import { isSrgbProfile } from './container/srgb-profile';
 import { engine } from './engine-instance';
@@ -27,6 +28,8 @@ export interface CompressRequest {
   acceptsWebp: boolean;
   /** CPU time the request's jobs may take by the CPU model (src/limits/cpu.ts); a key's unless given (the demo's is smaller). */
   cpuBudgetMs?: number;
+  /** The request's Server-Timing: the wait for the isolate's engine (`queue`) and the jobs (`engine`). */
+  timing?: ServerTiming;
 }
 
 /** What was done to the image, for the X-Compression-Notes header (documented in the README). */
@@ -99,8 +102,11 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     heldBytes += bytes.byteLength;
     return bytes;
   };
+  // The request's CPU budget is enforced while its jobs run too (the clock as the engine reads it): each job gets what is left.
+  let jobsStartedMs: number | undefined;
   const encode = async (spec: OutputSpec): Promise<Candidate> => {
-    const encoded = hold(await engine.transcode(input, header, spec));
+    jobsStartedMs ??= Date.now();
+    const encoded = hold(await engine.transcode(input, header, spec, { cpuBudgetMs: cpuBudgetMs - (Date.now() - jobsStartedMs) }));
     const carried = await carryIccProfile(encoded, spec.format, icc);
     if (carried.bytes !== encoded) hold(carried.bytes);
     return { spec, ...carried };
@@ -117,7 +123,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const resized = size.width !== displayed.width || size.height !== displayed.height;
   const changeAsked = resized || primary!.format !== header.format;
   try {
-    const { kept, others } = await runExclusive(cpuMs, async () => {
+    const { kept, others } = await runExclusive(cpuMs, queuedJob(request.timing, async () => {
       // Run once, whichever rule asks for it first.
       let recoded: Promise<Candidate | undefined> | undefined;
       const recode = recoding && (() => (recoded ??= attempt(recoding!)));
@@ -131,7 +137,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
         if (done) others.push(done);
       }
       return { kept, others };
-    });
+    }));
 
     let best = kept.original
       ? { ...kept.candidate, bytes: hold(kept.original), originalReturned: true, iccKept: icc !== null }

@@ -26,10 +26,6 @@ export class ImageBuffer {
     this.#buffer = new Uint8Array(this.#claimed);
   }
 
-  get length(): number {
-    return this.#length;
-  }
-
   /** Copies `bytes` in: into the buffer, or as a piece of their own. */
   write(bytes: Uint8Array): void {
     if (bytes.length === 0) return;

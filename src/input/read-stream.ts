@@ -6,7 +6,7 @@ import type { ByteClaim } from '../limits/admission';
  * (request and fetched bodies are byte streams): a tenth of the reads of the runtime's 4 KiB chunks,
  * and a third of their CPU time.
  */
-export const CHUNK_BYTES = 64 * 1024;
+const CHUNK_BYTES = 64 * 1024;
 
 export interface ChunkReading {
   maxBytes: number;

@@ -1,3 +1,5 @@
+import type { Bindings } from '../env';
+import { reloadAccount } from '../limits/account-calls';
 import { auditStatement } from '../store/audit';
 import {
   endRolledKeyStatement,
@@ -13,7 +15,9 @@ import { keyDisplayPrefix, mintKey } from './key-format';
 /**
  * The rules of an account's keys in the dashboard, all here: a name of at most 50 characters (the form's
  * schema); at most 10 working keys; the secret shown once (only its hash is kept); revoke ends a key now;
- * roll gives a new secret with the same name, the old one ending now or after 24 hours.
+ * roll gives a new secret with the same name, the old one ending now or after 24 hours. A revoke or a
+ * roll is reported done only once the account's object has read it (keyed requests ask the object, not
+ * D1), so the next request with the old key already sees it.
  */
 export const MAX_LIVE_KEYS = 10;
 export const ROLL_GRACE_MS = 24 * 3_600_000;
@@ -53,7 +57,8 @@ export type RollResult = { key: string; prefix: string; name: string | null } | 
  * Rolls a working key that has no end set yet. With a 24-hour grace the old key still counts among the
  * working keys, so the account needs room for the new one; ending it now always leaves room.
  */
-export async function rollAccountKey(db: D1Database, accountId: string, oldId: string, ends: RollEnd): Promise<RollResult> {
+export async function rollAccountKey(env: Bindings, accountId: string, oldId: string, ends: RollEnd): Promise<RollResult> {
+  const db = env.DB;
   const old = await findAccountKey(db, accountId, oldId);
   if (!old) return 'not_found';
   if (keyStatus(old).state !== 'active') return 'not_rollable';
@@ -69,16 +74,22 @@ export async function rollAccountKey(db: D1Database, accountId: string, oldId: s
       ifChanged: true,
     }),
   ]);
-  if (inserted?.meta.changes === 1) return { key, prefix, name: old.name };
+  if (inserted?.meta.changes === 1) {
+    await reloadAccount(env, accountId);
+    return { key, prefix, name: old.name };
+  }
   // The old key was active a moment ago: either a concurrent roll or revoke won, or there was no room.
   return ends === '24h' ? 'too_many' : 'not_rollable';
 }
 
 /** Ends a working key of the account now; false when the account has no such key. */
-export async function revokeAccountKey(db: D1Database, accountId: string, id: string): Promise<boolean> {
+export async function revokeAccountKey(env: Bindings, accountId: string, id: string): Promise<boolean> {
+  const db = env.DB;
   const key = await findAccountKey(db, accountId, id);
   if (!key) return false;
   const now = new Date().toISOString();
   await db.batch([revokeKeyStatement(db, accountId, id, now), auditStatement(db, accountId, 'key_revoked', `${key.prefix}…`, { at: now, ifChanged: true })]);
+  // Also when it was revoked already: a revoke retried after a failed reload reaches the object this time.
+  await reloadAccount(env, accountId);
   return true;
 }

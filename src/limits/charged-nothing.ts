@@ -5,9 +5,9 @@ import { refundHit } from './sliding-window';
 /**
  * A request the service turns away itself, 503 service_unavailable (the isolate's bytes or the engine's
  * queue are full, or the rate limiter is down), is charged nothing (decisions.md, "Run-time enforcement
- * and capacity"). Its quota slot, if it had reserved one, is released like any failed request's
- * (monthly-quota.ts: only successes count); what is left to give back is its hit on the rate-limit
- * window, the account's minute or the demo client's hour. That rule lives here, beside the windows.
+ * and capacity"). Which requests those are is decided here; a keyed request gets its minute hit and its
+ * held quota slot back in one call to its account's object (limit-per-minute.ts, refundRequest in
+ * monthly-quota.ts), a demo request its hour's hit (giveBackHit).
  */
 export function isChargedNothing(error: unknown): boolean {
   return error instanceof ApiError && error.code === 'service_unavailable';

@@ -1,52 +1,101 @@
-import type { Bindings } from '../env';
+import type { Context } from 'hono';
+import type { AccountGate } from '../durable/account-gate';
+import type { AppEnv } from '../env';
 import { ApiError } from '../errors/api-error';
-import type { ApiKeyRecord } from '../store/keys';
-import { commitQuotaSlot, releaseQuotaSlot, renewQuotaSlot, reserveQuotaSlot } from '../store/usage';
+import { accountGate, afterAnswer } from './account-calls';
 import { monthWindow } from './month';
 import { tooManyRequestsDetails } from './rate-limit-headers';
-import { RESERVATION_RENEW_MS } from './windows';
 
-export interface QuotaSlot {
-  /**
-   * Counts the compression and its bytes: call once, after the response body is ready. Throws
-   * quota_exceeded when the reservation lapsed and the month has no room left for it.
-   */
-  commit(bytesIn: number, bytesOut: number): Promise<void>;
-  /** Gives the slot back: the request failed and must not count. */
-  release(): Promise<void>;
+/**
+ * A compression's slot of the account's month, held by the account's object since the request's one
+ * call (authenticate): held slots count against the quota, so concurrent requests never overshoot it,
+ * and only a committed slot counts as a compression (decisions.md: successes only).
+ *
+ * A success's commit is not on the critical path: it goes out after the answer (waitUntil) and is
+ * tried again on failure, and it can turn into neither a free request nor a double count. The object
+ * counts the slot as long as it is held, so a commit that never arrives leaves it held until it lapses
+ * into a compression (AccountGate's SLOT_HOLD_MS); a commit sent twice sets the same values once. A
+ * failure gives its slot back before its answer (one more round trip, on failures only), so that a
+ * client's next request never finds the month full of a request that already failed.
+ */
+export class QuotaSlot {
+  #state: 'held' | 'committed' | 'released' = 'held';
+
+  constructor(
+    private readonly gate: DurableObjectStub<AccountGate>,
+    private readonly slotId: string,
+    private readonly ctx: Pick<ExecutionContext, 'waitUntil'>,
+  ) {}
+
+  /** True once the request counts: the RateLimit month field then leaves its slot used. */
+  get counts(): boolean {
+    return this.#state === 'committed';
+  }
+
+  /** Counts the compression and its bytes, after the answer. */
+  commit(bytesIn: number, bytesOut: number): void {
+    if (this.#state !== 'held') return;
+    this.#state = 'committed';
+    afterAnswer(this.ctx, () => this.gate.commit(this.slotId, bytesIn, bytesOut));
+  }
+
+  /** Gives the slot back: the request failed and must not count. If the object cannot be reached now, after the answer. */
+  async release(): Promise<void> {
+    if (this.#state !== 'held') return;
+    this.#state = 'released';
+    await this.gate.release(this.slotId, null).catch(() => afterAnswer(this.ctx, () => this.gate.release(this.slotId, null)));
+  }
+
+  /** Marks the slot given back by the caller itself (refundRequest); its id, or null when it was no longer held. */
+  handBack(): string | null {
+    if (this.#state !== 'held') return null;
+    this.#state = 'released';
+    return this.slotId;
+  }
 }
 
 /**
- * Reserves one compression of the account's month (all its keys share it) before the work starts, so
- * that concurrent requests can never overshoot the quota; only a committed slot counts (decisions.md:
- * successes only). The reservation lives as long as the request: it is renewed while the request
- * waits and works, and a commit counts only if it was still held (store/usage.ts), so a request that
- * outlived its reservation cannot count on top of the one its slot went to.
+ * The request's quota slot, taken after the request's own checks (decisions.md "Order of checks"):
+ * 429 quota_exceeded when the account's month had no room when the request came in.
  */
-export async function reserveQuota(env: Bindings, key: ApiKeyRecord, requestMs: number): Promise<QuotaSlot> {
-  // The month is the request's (read-clock.ts); whether a reservation is held is about the present.
-  const month = monthWindow(requestMs);
-  const id = crypto.randomUUID();
-  const quotaExceeded = () =>
-    new ApiError(
-      'quota_exceeded',
-      `The account's monthly quota of ${key.monthlyQuota} compressions of the ${key.plan} plan is used up; it resets ${new Date(month.resetMs).toISOString()}.`,
-      tooManyRequestsDetails(month.resetMs, requestMs),
-    );
-  const slot = { id, accountId: key.accountId, keyId: key.id, month: month.key, quota: key.monthlyQuota };
-  if (!(await reserveQuotaSlot(env.DB, { ...slot, nowMs: Date.now() }))) throw quotaExceeded();
-  // A renewal that fails (a D1 blip) is not fatal: the commit decides whether the slot was still held.
-  const renewal = setInterval(() => renewQuotaSlot(env.DB, id, Date.now()).catch(() => undefined), RESERVATION_RENEW_MS);
-  return {
-    async commit(bytesIn, bytesOut) {
-      clearInterval(renewal);
-      // The day of the dashboard's chart is the request's too, so it falls in the month that counted it.
-      const day = new Date(requestMs).toISOString().slice(0, 10);
-      if (!(await commitQuotaSlot(env.DB, { ...slot, day, bytesIn, bytesOut, nowMs: Date.now() }))) throw quotaExceeded();
-    },
-    async release() {
-      clearInterval(renewal);
-      await releaseQuotaSlot(env.DB, id);
-    },
-  };
+export function quotaSlot(c: Context<AppEnv>): QuotaSlot {
+  const slot = c.get('quotaSlot');
+  if (slot) return slot;
+  const { key } = c.get('admission');
+  const month = monthWindow(c.get('nowMs'));
+  throw new ApiError(
+    'quota_exceeded',
+    `The account's monthly quota of ${key.monthlyQuota} compressions of the ${key.plan} plan is used up; it resets ${new Date(month.resetMs).toISOString()}.`,
+    tooManyRequestsDetails(month.resetMs, c.get('nowMs')),
+  );
+}
+
+/** The month's compressions as the RateLimit month field counts them: this request's slot only if it counts. */
+export function monthUsed(c: Context<AppEnv>): number {
+  const { month } = c.get('admission');
+  const slot = c.get('quotaSlot');
+  return month.requests + month.held - (slot && !slot.counts ? 1 : 0);
+}
+
+/**
+ * Gives back what the request was charged, its minute hit and its held slot, before the answer: the
+ * service itself turned it away (503: a busy engine, the isolate's memory), which charges nothing. One
+ * more round trip, on that path only. False when the object could not be reached: the hit then stays
+ * counted, and the slot is released after the answer.
+ */
+export async function refundRequest(c: Context<AppEnv>): Promise<boolean> {
+  const admission = c.get('admission');
+  const slotId = c.get('quotaSlot')?.handBack() ?? null;
+  const { hitId } = admission;
+  const gate = accountGate(c.env, admission.key.accountId);
+  try {
+    await gate.release(slotId, hitId);
+  } catch {
+    if (slotId) afterAnswer(c.executionCtx, () => gate.release(slotId, null));
+    return false;
+  }
+  // A log's row ids are reused once deleted: this hit must never be given back twice.
+  admission.hitId = null;
+  if (hitId !== null) admission.minute.remaining += 1;
+  return true;
 }

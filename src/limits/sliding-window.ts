@@ -37,7 +37,8 @@ function limiter(env: Bindings, subject: string) {
   return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(subject));
 }
 
-async function failClosed<T>(hit: () => Promise<T>): Promise<T> {
+/** Runs a call to a limits object; fails closed (503 with Retry-After, nothing charged) when it cannot be reached. */
+export async function failClosed<T>(hit: () => Promise<T>): Promise<T> {
   try {
     return await hit();
   } catch (err) {

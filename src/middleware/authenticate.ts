@@ -1,37 +1,46 @@
 import type { MiddlewareHandler } from 'hono';
+import type { Refusal } from '../durable/account-gate';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors/api-error';
+import { accountOfKey } from '../keys/key-accounts';
 import { hashKey } from '../keys/hash-key';
 import { hasKeyShape } from '../keys/key-format';
-import { monthWindow } from '../limits/month';
-import { findKeyByHash, touchKeyLastUsed, type ApiKeyRecord } from '../store/keys';
+import { accountGate, admitRequest } from '../limits/account-calls';
+import { QuotaSlot } from '../limits/monthly-quota';
 
-const WHY_NOT: Record<NonNullable<ApiKeyRecord['inactive']>, string> = {
+const WHY_NOT: Record<Refusal, string> = {
+  unknown: 'The API key is invalid.',
   revoked: 'The API key is invalid: it has been revoked.',
   expired: 'The API key is invalid: it was rolled and its grace period has ended.',
   account_disabled: 'The API key is invalid: its account is disabled.',
 };
-/** "Last used" is shown to the hour: no need to write it on every request. */
-const LAST_USED_EVERY_MS = 3_600_000;
 
-/** Resolves X-API-Key to a working key and its account's plan; the first check of every authenticated request. */
-export function authenticate(): MiddlewareHandler<AppEnv> {
+/**
+ * The first check of every authenticated request, and its one round trip to shared state: X-API-Key
+ * to its account (remembered by the isolate after the first time, keys/key-accounts.ts), then one call
+ * to the account's object (durable/account-gate.ts), which says whether the key works, counts the
+ * minute window and, for a compression (`holdQuotaSlot`), holds a slot of the month. limitPerMinute()
+ * and quotaSlot() then act on its answer without another trip.
+ */
+export function authenticate(options: { holdQuotaSlot?: boolean } = {}): MiddlewareHandler<AppEnv> {
   return async function authenticateMiddleware(c, next) {
     const key = c.req.header('X-API-Key')?.trim();
     if (!key) throw new ApiError('unauthorized', 'The X-API-Key header is missing.');
-    // Anything that is not shaped like a key is refused here: guessing costs no D1 query.
-    if (!hasKeyShape(key)) throw invalidKey();
-    const nowMs = c.get('nowMs');
-    const now = new Date(nowMs).toISOString();
-    const record = await findKeyByHash(c.env.DB, await hashKey(key), monthWindow(nowMs).key, now);
-    if (!record) throw invalidKey();
-    if (record.inactive) throw new ApiError('unauthorized', WHY_NOT[record.inactive]);
-    if (!record.lastUsedAt || Date.parse(record.lastUsedAt) < nowMs - LAST_USED_EVERY_MS) {
-      c.executionCtx.waitUntil(touchKeyLastUsed(c.env.DB, record.id, now, new Date(nowMs - LAST_USED_EVERY_MS).toISOString()));
-    }
-    c.set('apiKey', record);
+    // Anything that is not shaped like a key is refused here: guessing costs no round trip.
+    if (!hasKeyShape(key)) throw new ApiError('unauthorized', WHY_NOT.unknown);
+    const timing = c.get('timing');
+    const { keyHash, accountId } = await timing.stage('auth', async () => {
+      const keyHash = await hashKey(key);
+      return { keyHash, accountId: await accountOfKey(c.env.DB, keyHash) };
+    });
+    if (!accountId) throw new ApiError('unauthorized', WHY_NOT.unknown);
+    const admission = await timing.stage('limits', () =>
+      admitRequest(c.env, accountId, { keyHash, nowMs: c.get('nowMs'), holdSlot: options.holdQuotaSlot ?? false }),
+    );
+    if (admission.refused) throw new ApiError('unauthorized', WHY_NOT[admission.refused]);
+    c.set('admission', admission);
+    const slot = admission.slotId ? new QuotaSlot(accountGate(c.env, accountId), admission.slotId, c.executionCtx) : undefined;
+    c.set('quotaSlot', slot);
     await next();
   };
 }
-
-const invalidKey = () => new ApiError('unauthorized', 'The API key is invalid.');

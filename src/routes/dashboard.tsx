@@ -2,14 +2,15 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv, Bindings } from '../env';
 import { ApiError } from '../errors/api-error';
 import { createAccountKey, revokeAccountKey, rollAccountKey } from '../keys/account-keys';
+import { flushAccountUsage } from '../limits/account-calls';
 import { monthWindow } from '../limits/month';
+import { readMailSetup, senderAddress } from '../mail/mail-setup';
 import { DashboardPage, PlanPage, type UpgradeContact } from '../pages/dashboard-page';
 import { KeyShownPage, KeysPage, NewKeyPage, type NewKey } from '../pages/keys-pages';
 import { renderPage } from '../pages/layout';
 import { SecurityPage } from '../pages/security-page';
 import { chartDays, firstChartDay } from '../pages/usage-chart';
 import { formFields, keyNameForm, readForm, rollForm } from '../schemas/forms';
-import { readMailSetup, senderAddress } from '../mail/mail-setup';
 import { openAfterRedirect, sealForRedirect } from '../sessions/sealed-cookie';
 import { endOtherSessions, endSession, liveSessions } from '../sessions/sessions';
 import { findPlan, listPlans } from '../store/accounts';
@@ -26,6 +27,8 @@ export const dashboardRoutes = new Hono<AppEnv>()
     const { session } = c.var;
     const nowMs = Date.now();
     const month = monthWindow(nowMs);
+    // The account's object holds the compressions D1 has not got yet: written first, the page shows them all.
+    await flushAccountUsage(c.env, session.accountId);
     const [plan, usage, days, keys] = await Promise.all([
       findPlan(c.env.DB, session.plan),
       readAccountMonthUsage(c.env.DB, session.accountId, month.key),
@@ -54,13 +57,13 @@ export const dashboardRoutes = new Hono<AppEnv>()
     return renderPage(c, <NewKeyPage session={session} newKey={JSON.parse(sealed) as NewKey} origin={origin} />);
   })
   .post('/dashboard/keys/:id/revoke', async (c) => {
-    if (!(await revokeAccountKey(c.env.DB, c.var.session.accountId, c.req.param('id')))) throw new ApiError('not_found', 'You have no such key.');
+    if (!(await revokeAccountKey(c.env, c.var.session.accountId, c.req.param('id')))) throw new ApiError('not_found', 'You have no such key.');
     return c.redirect('/dashboard/keys', 303);
   })
   .post('/dashboard/keys/:id/roll', async (c) => {
     const form = readForm(rollForm, await formFields(c.req.raw));
     if (!form.ok) return keysPage(c, { notice: form.errors.ends }, 400);
-    const rolled = await rollAccountKey(c.env.DB, c.var.session.accountId, c.req.param('id'), form.data.ends);
+    const rolled = await rollAccountKey(c.env, c.var.session.accountId, c.req.param('id'), form.data.ends);
     if (rolled === 'not_found') throw new ApiError('not_found', 'You have no such key.');
     if (rolled === 'not_rollable') return keysPage(c, { notice: 'Only an active key can be rolled; this one is revoked or already ending.' }, 400);
     if (rolled === 'too_many') {
@@ -105,6 +108,7 @@ async function keysPage(
   status: 200 | 400 = 200,
 ): Promise<Response> {
   const { session } = c.var;
+  await flushAccountUsage(c.env, session.accountId);
   const [plan, keys] = await Promise.all([findPlan(c.env.DB, session.plan), listAccountKeys(c.env.DB, session.accountId, monthWindow(Date.now()).key)]);
   return renderPage(c, <KeysPage session={session} plan={plan} keys={keys} {...form} />, status);
 }

@@ -57,6 +57,7 @@ export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) 
       format: 'auto',
       acceptsWebp: acceptsWebp(c.req.header('Accept')),
       cpuBudgetMs: DEMO_CPU_BUDGET_MS,
+      timing: c.get('timing'),
     });
     return imageResponse({ ...result, originalSize: input.length, varyOnAccept: true, headers: demoHeaders(windows, nowMs) });
   } catch (err) {

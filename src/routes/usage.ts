@@ -4,14 +4,15 @@ import { monthWindow } from '../limits/month';
 import { authenticate } from '../middleware/authenticate';
 import { limitPerMinute } from '../middleware/limit-per-minute';
 import type { UsageResponse } from '../schemas/responses';
-import { readAccountMonthUsage, readMonthUsage } from '../store/usage';
 import { savingsPercent } from './image-response';
 
-/** GET /v1/usage: the account's plan and this month's successful compressions and bytes, and the key's share. */
-export const usageRoute = new Hono<AppEnv>().get('/v1/usage', authenticate(), limitPerMinute(), async (c) => {
-  const key = c.get('apiKey');
+/**
+ * GET /v1/usage: the account's plan and this month's successful compressions and bytes, and the key's
+ * share, as the account's object counted them in the request's one call (no D1 query).
+ */
+export const usageRoute = new Hono<AppEnv>().get('/v1/usage', authenticate(), limitPerMinute(), (c) => {
+  const { key, month: account, keyMonth: own } = c.get('admission');
   const month = monthWindow(c.get('nowMs'));
-  const [account, own] = await Promise.all([readAccountMonthUsage(c.env.DB, key.accountId, month.key), readMonthUsage(c.env.DB, key.id, month.key)]);
   return c.json<UsageResponse>({
     plan: key.plan,
     usage: { current: account.requests, limit: key.monthlyQuota, resetAt: new Date(month.resetMs).toISOString() },

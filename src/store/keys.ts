@@ -2,77 +2,16 @@
 
 export type PlanName = 'free' | 'pro' | 'business';
 
-export interface ApiKeyRecord {
-  id: string;
-  accountId: string;
-  name: string | null;
-  prefix: string;
-  plan: PlanName;
-  perMinute: number;
-  monthlyQuota: number;
-  /** Why the key does not work, or null when it does. */
-  inactive: 'revoked' | 'expired' | 'account_disabled' | null;
-  lastUsedAt: string | null;
-  /** The account's successful compressions (all its keys) in the month asked about when the key was looked up. */
-  monthRequests: number;
-}
-
-interface KeyRow {
-  id: string;
-  account_id: string;
-  name: string | null;
-  prefix: string;
-  plan: PlanName;
-  per_minute: number;
-  monthly_quota: number;
-  revoked_at: string | null;
-  expires_at: string | null;
-  disabled_at: string | null;
-  last_used_at: string | null;
-  month_requests: number | null;
-}
-
 /** A key that works at `now` (an ISO time parameter): not revoked, not past the end a roll gave it. */
 const live = (now: string) => `(revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${now}))`;
 
 /**
- * The key with this SHA-256 hash, its account's plan and limits and the account's compressions in
- * `month` (all its keys), in one round trip, or null when there is none.
+ * The account of the key with this SHA-256 hash, or null when there is none. Whether the key works is
+ * not asked here: the account's object decides that (src/durable/account-gate.ts).
  */
-export async function findKeyByHash(db: D1Database, keyHash: string, month: string, nowIso: string): Promise<ApiKeyRecord | null> {
-  const row = await db
-    .prepare(
-      `SELECT k.id, k.account_id, k.name, k.prefix, a.plan, k.revoked_at, k.expires_at, a.disabled_at, k.last_used_at,
-              p.per_minute, p.monthly_quota,
-              (SELECT sum(u.requests) FROM monthly_usage u JOIN api_keys mine ON mine.id = u.key_id
-                WHERE mine.account_id = k.account_id AND u.month = ?) AS month_requests
-         FROM api_keys k JOIN accounts a ON a.id = k.account_id JOIN plans p ON p.name = a.plan
-        WHERE k.key_hash = ?`,
-    )
-    .bind(month, keyHash)
-    .first<KeyRow>();
-  if (!row) return null;
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    name: row.name,
-    prefix: row.prefix,
-    plan: row.plan,
-    perMinute: row.per_minute,
-    monthlyQuota: row.monthly_quota,
-    inactive:
-      row.revoked_at !== null ? 'revoked' : row.expires_at !== null && row.expires_at <= nowIso ? 'expired' : row.disabled_at !== null ? 'account_disabled' : null,
-    lastUsedAt: row.last_used_at,
-    monthRequests: row.month_requests ?? 0,
-  };
-}
-
-/** Records use of a key, at most once per `everyMs` (the dashboard shows "last used", not a log). */
-export async function touchKeyLastUsed(db: D1Database, id: string, nowIso: string, staleBeforeIso: string): Promise<void> {
-  await db
-    .prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)')
-    .bind(nowIso, id, staleBeforeIso)
-    .run();
+export async function findKeyAccount(db: D1Database, keyHash: string): Promise<string | null> {
+  const row = await db.prepare('SELECT account_id FROM api_keys WHERE key_hash = ?').bind(keyHash).first<{ account_id: string }>();
+  return row?.account_id ?? null;
 }
 
 export interface NewKey {

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { compress as compressImage, createKey, errorBody, fixture } from '../helpers/api';
+import { compress as compressImage, createKey, errorBody, fixture, operatorReload } from '../helpers/api';
 import { freezeClock } from '../helpers/clock';
 import { compressionsThisMonth, setMonthUsed, usage, usageReport } from '../helpers/usage';
 
@@ -12,7 +12,7 @@ beforeEach(() => {
 });
 
 async function compress(key: string): Promise<Response> {
-  const response = await compressImage(await fixture('api/z00n2c08.png'), {}, { 'X-API-Key': key });
+  const response = await compressImage(await fixture('engine/pngsuite/z00n2c08.png'), {}, { 'X-API-Key': key });
   await response.clone().arrayBuffer();
   return response;
 }
@@ -77,19 +77,24 @@ describe('accounts own the limits', () => {
     expect(body.key).toEqual({ name: 'test', prefix: second.key.slice(0, 12), requests: 2, bytesIn: inB, bytesOut: outB });
   });
 
-  it("a plan change of the account applies to all its keys at once", async () => {
+  it("a plan change of the account applies to all its keys at once, as `npm run account -- plan` makes it", async () => {
     const first = await createKey('free');
     const second = await createKey('free', first.accountId);
+    // Known to the account's object before the change.
+    expect((await usage(first.key)).status).toBe(200);
     await env.DB.prepare("UPDATE accounts SET plan = 'business' WHERE id = ?").bind(first.accountId).run();
+    await operatorReload(first.accountId);
     for (const key of [first.key, second.key]) {
       const body = await usageReport(key);
       expect(body).toMatchObject({ plan: 'business', usage: { limit: 100000 } });
     }
   });
 
-  it("a disabled account's keys are 401, saying so", async () => {
+  it("a disabled account's keys are 401 at once, saying so, as `npm run account -- disable` makes it", async () => {
     const { key, accountId } = await createKey('pro');
+    expect((await usage(key)).status).toBe(200);
     await env.DB.prepare('UPDATE accounts SET disabled_at = ? WHERE id = ?').bind(new Date().toISOString(), accountId).run();
+    await operatorReload(accountId);
     const response = await usage(key);
     expect(response.status).toBe(401);
     expect((await errorBody(response)).message).toMatch(/disabled/);

@@ -4,6 +4,7 @@ import { admission, QUEUED_CPU_MS } from '../../src/limits/admission';
 import { REQUEST_BYTES_BUDGET } from '../../src/limits/memory';
 import { pngChunk } from '../container/synth';
 import { call, createKey, errorBody, form, toBase64 } from '../helpers/api';
+import { usage } from '../helpers/usage';
 import { blackPng } from '../helpers/crafted';
 import { fakeNetwork, publicHost } from '../url/fake-network';
 
@@ -44,11 +45,16 @@ function compress(key: string, init: RequestInit): Promise<Response> {
   return call('/v1/compress', { method: 'POST', ...init, headers: { 'X-API-Key': key, ...init.headers } });
 }
 
-async function usage(key: string): Promise<{ current: number; minuteLeft: number }> {
-  const response = await call('/v1/usage', { headers: { 'X-API-Key': key } });
+/**
+ * What the account was charged: its compressions this month, what is left of its month (held quota slots
+ * count against it) and what was left of its minute before this call.
+ */
+async function charged(key: string): Promise<{ current: number; monthLeft: number; minuteLeft: number }> {
+  const response = await usage(key);
   const body = (await response.json()) as { usage: { current: number } };
+  const monthLeft = Number(/"month";r=(\d+)/.exec(response.headers.get('RateLimit') ?? '')?.[1]);
   // The usage call counts itself against the minute: what was left before it is one more.
-  return { current: body.usage.current, minuteLeft: Number(response.headers.get('RateLimit-Remaining')) + 1 };
+  return { current: body.usage.current, monthLeft, minuteLeft: Number(response.headers.get('RateLimit-Remaining')) + 1 };
 }
 
 async function expectBusy(response: Response): Promise<void> {
@@ -65,8 +71,8 @@ async function expectBusy(response: Response): Promise<void> {
 async function sixConcurrent(send: (key: string) => Promise<Response>, admitted: number[] = [2]): Promise<void> {
   admission.takePeak();
   const engine = holdEngine(1000);
-  const { key } = await createKey('free');
-  const requests = Array.from({ length: 6 }, () => send(key));
+  const account = await createKey('free');
+  const requests = Array.from({ length: 6 }, () => send(account.key));
   await whenAnswered(requests, 6 - Math.max(...admitted));
   await engine.open();
   const responses = await Promise.all(requests);
@@ -76,7 +82,7 @@ async function sixConcurrent(send: (key: string) => Promise<Response>, admitted:
   expect(done.length + refused.length).toBe(6);
   for (const response of refused) await expectBusy(response);
   await Promise.all(done.map((r) => r.arrayBuffer()));
-  expect(await usage(key)).toEqual({ current: done.length, minuteLeft: 60 - done.length });
+  expect(await charged(account.key)).toEqual({ current: done.length, monthLeft: 500 - done.length, minuteLeft: 60 - done.length });
   // The admitted images were counted, and the count never passed the budget.
   const peak = admission.takePeak();
   expect(peak).toBeGreaterThanOrEqual(done.length * LARGE.length);
@@ -120,7 +126,7 @@ describe('memory counted from the first byte (issue 19, item 3)', () => {
     const held = admission.claim();
     held.grow(REQUEST_BYTES_BUDGET - 4 * MiB);
     const engine = holdEngine(3000);
-    const { key } = await createKey('free');
+    const account = await createKey('free');
     const boundary = 'squeeze-admission';
     const body = new TextEncoder().encode(
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="large.png"\r\n\r\n`,
@@ -147,7 +153,7 @@ describe('memory counted from the first byte (issue 19, item 3)', () => {
     });
     const sized = new FixedLengthStream(total);
     void source.pipeTo(sized.writable).catch(() => undefined);
-    const response = await compress(key, {
+    const response = await compress(account.key, {
       headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
       body: sized.readable,
     });
@@ -156,19 +162,19 @@ describe('memory counted from the first byte (issue 19, item 3)', () => {
     expect(sent, 'bytes of the body sent before the answer').toBeLessThan(total / 4);
     held.release();
     await engine.open();
-    expect(await usage(key)).toEqual({ current: 0, minuteLeft: 60 });
+    expect(await charged(account.key)).toEqual({ current: 0, monthLeft: 500, minuteLeft: 60 });
   });
 });
 
 describe('the engine queue bounded by predicted CPU too (issue 19, item 4)', () => {
   it('a small but slow job behind a minute of predicted work is answered 503, and charged nothing', async () => {
     const engine = holdEngine(QUEUED_CPU_MS - 1000);
-    const { key } = await createKey('free');
+    const account = await createKey('free');
     // 2000x1500 lossless PNG output: a few seconds by the CPU model, from a few KB of input.
-    const response = await compress(key, { body: form('file', blackPng(2000, 1500), { format: 'png', quality: '100' }) });
+    const response = await compress(account.key, { body: form('file', blackPng(2000, 1500), { format: 'png', quality: '100' }) });
     await engine.open();
     await expectBusy(response);
     expect(Number(response.headers.get('Retry-After'))).toBe(59);
-    expect(await usage(key)).toEqual({ current: 0, minuteLeft: 60 });
+    expect(await charged(account.key)).toEqual({ current: 0, monthLeft: 500, minuteLeft: 60 });
   });
 });

@@ -1,8 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { mintKey } from '../../src/keys/key-format';
-import { call, callWith, createKey, errorBody } from '../helpers/api';
-import { d1With } from '../helpers/d1';
+import { call, callWith, createKey, errorBody, operatorReload } from '../helpers/api';
+import { d1With } from '../helpers/bindings';
 
 /** The real D1, counting the statements the Worker prepares on it. */
 function watchedD1(): { db: D1Database; statements: () => number } {
@@ -37,10 +37,11 @@ describe('authentication', () => {
     });
   }
 
-  it('a revoked key is 401 unauthorized', async () => {
-    const { key, id } = await createKey('pro');
+  it('a revoked key is 401 unauthorized at once, as `npm run key -- revoke` revokes it', async () => {
+    const { key, id, accountId } = await createKey('pro');
     expect((await call('/v1/usage', { headers: { 'X-API-Key': key } })).status).toBe(200);
     await env.DB.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').bind(new Date().toISOString(), id).run();
+    await operatorReload(accountId);
     const response = await call('/v1/usage', { headers: { 'X-API-Key': key } });
     expect(response.status).toBe(401);
     const body = await errorBody(response);

@@ -74,7 +74,7 @@ describe('hostile and unsupported input', () => {
 
   it('the service keeps working after refusing them', async () => {
     const { key } = await createKey('business');
-    const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', await fixture('api/testorig.jpg')) });
+    const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', await fixture('engine/testorig.jpg')) });
     expect(response.status).toBe(200);
   });
 });

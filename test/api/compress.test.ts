@@ -8,7 +8,7 @@ import { countingStream, fakeNetwork, publicHost } from '../url/fake-network';
 import { XMP_PACKET, cat, contains, exifApp1, indexOf, jpegSegment, jpegSosOffset, pngChunk, riff, riffChunk, riffChunks, text, tiffWithGps, vp8x } from '../container/synth';
 
 const FORMATS = ['jpeg', 'png', 'webp'] as const;
-const SOURCES = { jpeg: 'api/testorig.jpg', png: 'api/chelsea.png', webp: 'api/test.webp' } as const;
+const SOURCES = { jpeg: 'engine/testorig.jpg', png: 'api/chelsea.png', webp: 'engine/test.webp' } as const;
 const MIME = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' } as const;
 
 afterEach(() => {
@@ -118,7 +118,7 @@ describe('POST /v1/compress: the image', () => {
       ['multipart', await compress(png)],
       ['base64', await compress(JSON.stringify({ image: toBase64(png) }))],
       ['url', await compress(JSON.stringify({ url }))],
-      ['original returned', await compress(await fixture('api/basn0g08.png'), { quality: '100' }), 'original-returned'],
+      ['original returned', await compress(await fixture('engine/pngsuite/basn0g08.png'), { quality: '100' }), 'original-returned'],
       ['demo', await call('/v1/demo-compress', { method: 'POST', headers: { 'CF-Connecting-IP': '198.18.250.1' }, body: form('image', png) })],
     ];
     for (const [name, response, notes] of answers) {
@@ -133,7 +133,7 @@ describe('POST /v1/compress: the image', () => {
   });
 
   it('never returns a larger file: an already small image comes back as the original, stripped', async () => {
-    const input = await fixture('api/basn0g08.png'); // 138 bytes, already minimal
+    const input = await fixture('engine/pngsuite/basn0g08.png'); // 138 bytes, already minimal
     const response = await compress(input, { quality: '100' });
     expect(response.status).toBe(200);
     expect(response.headers.get('X-Compression-Notes')).toBe('original-returned');
@@ -177,10 +177,10 @@ describe('POST /v1/compress: the image', () => {
   });
 
   it('never-larger strips PNG chunks after IDAT and WebP chunks after the image data too', async () => {
-    const png = await fixture('container/basn2c08.png'); // re-encoding makes it larger even with the chunks below
+    const png = await fixture('engine/pngsuite/basn2c08.png'); // re-encoding makes it larger even with the chunks below
     const iend = png.length - 12;
     const pngSecrets = cat(pngChunk('tEXt', text('Location\0Secret Street')), pngChunk('eXIf', tiffWithGps(1)));
-    const [vp8] = riffChunks(await fixture('container/test.webp'));
+    const [vp8] = riffChunks(await fixture('engine/test.webp'));
     const webp = (...after: Uint8Array[]) => riff(riffChunk('VP8X', vp8x(0x08 | 0x04, 128, 128)), riffChunk('VP8 ', vp8!.data), ...after);
     const webpSecrets = [riffChunk('EXIF', tiffWithGps(1)), riffChunk('XMP ', XMP_PACKET), riffChunk('ICMT', text('Secret Street'))];
     const cases = [
@@ -199,7 +199,7 @@ describe('POST /v1/compress: the image', () => {
   });
 
   it('a format change that grows the file is still honoured, with negative savings', async () => {
-    const input = await fixture('api/basn0g08.png');
+    const input = await fixture('engine/pngsuite/basn0g08.png');
     const response = await compress(form('file', input, { format: 'jpeg', quality: '100' }));
     expect(response.status).toBe(200);
     const { bytes } = await responseImage(response);
@@ -208,7 +208,7 @@ describe('POST /v1/compress: the image', () => {
   });
 
   it('flattens transparency onto white for JPEG output', async () => {
-    const input = await fixture('api/basn6a08.png');
+    const input = await fixture('engine/pngsuite/basn6a08.png');
     const response = await compress(input, { format: 'jpeg', quality: '100' });
     expect(response.status).toBe(200);
     expect(response.headers.get('X-Compression-Notes')).toBe('converted, alpha-flattened');
@@ -220,7 +220,7 @@ describe('POST /v1/compress: the image', () => {
 });
 
 describe('POST /v1/compress: request errors', () => {
-  const png = () => fixture('api/z00n2c08.png');
+  const png = () => fixture('engine/pngsuite/z00n2c08.png');
   const cases: Array<[string, () => Promise<FormData | string>, string]> = [
     ['no image at all (JSON)', async () => JSON.stringify({ quality: 80 }), 'bad_request'],
     ['no file part (multipart)', async () => { const f = new FormData(); f.append('quality', '80'); return f; }, 'bad_request'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { admission } from '../../src/limits/admission';
 import { REQUEST_BYTES_BUDGET } from '../../src/limits/memory';
-import { syntheticPng } from '../engine/synthetic-png';
+import { syntheticPng } from '../helpers/png';
 import { call, errorBody, fixture, form, toBase64 } from '../helpers/api';
 import { responseImage } from '../helpers/images';
 
@@ -42,7 +42,7 @@ describe('POST /v1/demo-compress', () => {
   });
 
   it('compresses a JSON base64 image', async () => {
-    const input = await fixture('api/testorig.jpg');
+    const input = await fixture('engine/testorig.jpg');
     const response = await demo(freshIp(), JSON.stringify({ image: `data:image/jpeg;base64,${toBase64(input)}` }));
     expect(response.status).toBe(200);
     expect((await responseImage(response)).header.format).toBe('jpeg');
@@ -50,7 +50,7 @@ describe('POST /v1/demo-compress', () => {
 
   it('refuses a file over 5 MB with 413 file_too_large', async () => {
     const big = new Uint8Array(5 * 1_048_576 + 1);
-    big.set(await fixture('api/z00n2c08.png'));
+    big.set(await fixture('engine/pngsuite/z00n2c08.png'));
     const response = await demo(freshIp(), form('image', big));
     expect(response.status).toBe(413);
     const body = await errorBody(response);
@@ -70,7 +70,7 @@ describe('POST /v1/demo-compress', () => {
   it('allows 5 requests an hour per IP, refused ones counting, then 429 with resetAt', async () => {
     const ip = freshIp();
     const started = Date.now();
-    const png = await fixture('api/z00n2c08.png');
+    const png = await fixture('engine/pngsuite/z00n2c08.png');
     const remaining: string[] = [];
     for (let i = 0; i < 5; i++) {
       const response = i === 2 ? await demo(ip, JSON.stringify({})) : await demo(ip, form('image', png));
@@ -93,7 +93,7 @@ describe('POST /v1/demo-compress', () => {
 
   it('lets at most 5 of 50 concurrent requests from one IP through', async () => {
     const ip = freshIp();
-    const png = await fixture('api/z00n2c08.png');
+    const png = await fixture('engine/pngsuite/z00n2c08.png');
     const responses = await Promise.all(Array.from({ length: 50 }, () => demo(ip, form('image', png))));
     await Promise.all(responses.map((r) => r.arrayBuffer()));
     expect(responses.filter((r) => r.status === 200)).toHaveLength(5);
@@ -127,7 +127,7 @@ describe('POST /v1/demo-compress', () => {
   });
 
   it('refuses a missing or unparsable client address with 400 bad_request: never a shared or fresh bucket', async () => {
-    const png = await fixture('api/z00n2c08.png');
+    const png = await fixture('engine/pngsuite/z00n2c08.png');
     for (const ip of [undefined, '', 'unknown', '198.18.0', '198.18.0.1.2', '198.18.0.256', '2001:db8::1::2', 'fe80::1%eth0', '198.18.0.1, 10.0.0.1']) {
       const headers: Record<string, string> = ip === undefined ? {} : { 'CF-Connecting-IP': ip };
       const response = await call('/v1/demo-compress', { method: 'POST', headers, body: form('image', png) });
@@ -140,7 +140,7 @@ describe('POST /v1/demo-compress', () => {
 
   it('refuses cross-site browser requests with 403 forbidden, without spending the allowance', async () => {
     const ip = freshIp();
-    const png = await fixture('api/z00n2c08.png');
+    const png = await fixture('engine/pngsuite/z00n2c08.png');
     const crossSite: Record<string, string>[] = [
       { 'Sec-Fetch-Site': 'cross-site' },
       { 'Sec-Fetch-Site': 'same-site' },
@@ -160,7 +160,7 @@ describe('POST /v1/demo-compress', () => {
   });
 
   it("keeps working for the site's own page and for scripts without those headers", async () => {
-    const png = await fixture('api/z00n2c08.png');
+    const png = await fixture('engine/pngsuite/z00n2c08.png');
     const own: Record<string, string>[] = [{}, { 'Sec-Fetch-Site': 'same-origin', Origin: 'http://api.test' }, { 'Sec-Fetch-Site': 'same-origin' }, { Origin: 'http://api.test' }];
     for (const headers of own) {
       const response = await demo(freshIp(), form('image', png), headers);

@@ -25,6 +25,20 @@ describe('hostile HTTP input gets a clear 4xx', () => {
     expect((await errorBody(response)).error).toBe('bad_request');
   });
 
+  it('a multipart body of 20,000 tiny parts is refused once its fields pass 64 KiB', async () => {
+    const part = (i: number) => `--xyz\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\n1\r\n`;
+    const body = `${Array.from({ length: 20_000 }, (_, i) => part(i)).join('')}--xyz--`;
+    const response = await post('/v1/compress', { 'Content-Type': 'multipart/form-data; boundary=xyz' }, body);
+    expect(response.status).toBe(400);
+    expect((await errorBody(response)).message).toMatch(/fields besides the image take more than 64 KiB/);
+  });
+
+  it('a JSON image string that never closes', async () => {
+    const response = await post('/v1/compress', { 'Content-Type': 'application/json' }, `{"image":"${'QUJD'.repeat(100_000)}`);
+    expect(response.status).toBe(400);
+    expect((await errorBody(response)).error).toBe('bad_request');
+  });
+
   it('the same field twice', async () => {
     const body = new FormData();
     body.append('quality', '50');

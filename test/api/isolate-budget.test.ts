@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readHeader } from '../../src/image/header/read-header';
-import { call, createKey, errorBody, form } from '../helpers/api';
+import { call, compress, errorBody, form } from '../helpers/api';
 import { blackPng, craftedJpeg, flatLosslessWebp, iccBombChunk, tiledNoisePng, webpWithHiddenBitstream } from '../helpers/crafted';
 import { responseImage } from '../helpers/images';
 
-/** Every request below is also checked by call(): its engine peak and JS buffers stay within the budget. */
-async function compress(input: Uint8Array, fields: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<Response> {
-  const { key } = await createKey('business');
-  return call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key, ...headers }, body: form('file', input, fields) });
-}
+// Every request below is also checked by call(): its engine peak and JS buffers stay within the budget.
 
 const refusedFromHeader = async (response: Response) => {
   expect(response.status).toBe(413);

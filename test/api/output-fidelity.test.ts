@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readIccProfile } from '../../src/image/container';
 import { contains, exifApp1, jpegSegment, pngChunk, text, tiffWithGps, withChunks, withSegments, XMP_PACKET } from '../container/synth';
-import { call, createKey, fixture, form } from '../helpers/api';
+import { compress, fixture } from '../helpers/api';
 import { responseImage } from '../helpers/images';
-import { syntheticPng } from '../engine/synthetic-png';
-
-async function compress(input: Uint8Array, fields: Record<string, string>): Promise<Response> {
-  const { key } = await createKey('business');
-  return call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', input, fields) });
-}
+import { syntheticPng } from '../helpers/png';
 
 const FORMATS = ['jpeg', 'png', 'webp'] as const;
 
@@ -28,7 +23,7 @@ describe('what the output carries', () => {
 
   it('strips EXIF (with GPS), XMP and comments from JPEG input, in every output format', async () => {
     const secret = text('SECRET-COMMENT');
-    const input = withSegments(await fixture('api/testorig.jpg'), [exifApp1(tiffWithGps(1)), jpegSegment(0xe1, XMP_PACKET), jpegSegment(0xfe, secret)]);
+    const input = withSegments(await fixture('engine/testorig.jpg'), [exifApp1(tiffWithGps(1)), jpegSegment(0xe1, XMP_PACKET), jpegSegment(0xfe, secret)]);
     for (const format of FORMATS) {
       const response = await compress(input, { format, quality: '90' });
       expect(response.status).toBe(200);
@@ -38,7 +33,7 @@ describe('what the output carries', () => {
   });
 
   it('strips text chunks and eXIf from PNG input, also when the original is returned', async () => {
-    const input = withChunks(await fixture('api/basn0g08.png'), pngChunk('tEXt', text('Author\0SECRET-AUTHOR')), pngChunk('eXIf', tiffWithGps(1)));
+    const input = withChunks(await fixture('engine/pngsuite/basn0g08.png'), pngChunk('tEXt', text('Author\0SECRET-AUTHOR')), pngChunk('eXIf', tiffWithGps(1)));
     for (const fields of [{ format: 'png', quality: '100' }, { format: 'webp' }] as Record<string, string>[]) {
       const response = await compress(input, fields);
       expect(response.status).toBe(200);
@@ -50,7 +45,7 @@ describe('what the output carries', () => {
 
   it('says what was done in X-Compression-Notes', async () => {
     const cases: Array<[string, Record<string, string>, string]> = [
-      ['api/basn6a08.png', { format: 'jpeg' }, 'converted, alpha-flattened'],
+      ['engine/pngsuite/basn6a08.png', { format: 'jpeg' }, 'converted, alpha-flattened'],
       ['api/chelsea.png', { maxWidth: '100' }, 'resized'], // chelsea.png's plain sRGB profile is left out
       ['engine/444.jpg', { quality: '100' }, 'lossless-recoded'],
       ['engine/444-progressive.jpg', { quality: '100' }, 'original-returned'],

@@ -1,9 +1,8 @@
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { monthWindow } from '../../src/limits/month';
-import { RESERVATION_TTL_MS } from '../../src/limits/windows';
 import { call, compress, createKey, errorBody, fixture, form } from '../helpers/api';
-import { pinClock } from '../helpers/clock';
 import { compressionsThisMonth, setMonthUsed } from '../helpers/usage';
 import { until } from '../helpers/wait';
 import { fakeNetwork, type FakeNetwork, PUBLIC_IPV4 } from '../url/fake-network';
@@ -13,13 +12,7 @@ afterEach(() => {
 });
 
 async function compressPng(key: string, fields: Record<string, string> = {}): Promise<Response> {
-  return compress(await fixture('api/z00n2c08.png'), fields, { 'X-API-Key': key });
-}
-
-async function addReservation(accountId: string, ageMs: number): Promise<void> {
-  await env.DB.prepare('INSERT INTO quota_reservations (id, account_id, month, created_ms) VALUES (?, ?, ?, ?)')
-    .bind(crypto.randomUUID(), accountId, monthWindow(Date.now()).key, Date.now() - ageMs)
-    .run();
+  return compress(await fixture('engine/pngsuite/z00n2c08.png'), fields, { 'X-API-Key': key });
 }
 
 describe('monthly quota', () => {
@@ -47,13 +40,13 @@ describe('monthly quota', () => {
     const { key, id } = await createKey('free');
     await setMonthUsed(id, 500);
     const big = new Uint8Array(10 * 1_048_576 + 1);
-    big.set(await fixture('api/z00n2c08.png'));
+    big.set(await fixture('engine/pngsuite/z00n2c08.png'));
     const response = await compress(big, {}, { 'X-API-Key': key });
     expect(response.status).toBe(413);
     expect((await errorBody(response)).error).toBe('file_too_large');
   });
 
-  it('releases the reservation of a request that fails, so it does not count', async () => {
+  it('gives the slot of a request that fails back before its answer, so it does not count and the next request gets it', async () => {
     const { key, id } = await createKey('free');
     await setMonthUsed(id, 499);
     const bad = await call('/v1/compress', {
@@ -63,8 +56,8 @@ describe('monthly quota', () => {
     });
     expect(bad.status).toBe(400);
     expect((await errorBody(bad)).error).toBe('unsupported_image');
-    const { count } = (await env.DB.prepare('SELECT count(*) AS count FROM quota_reservations').first<{ count: number }>())!;
-    expect(count).toBe(0);
+    expect(bad.headers.get('RateLimit')).toMatch(/"month";r=1;/);
+    expect(await compressionsThisMonth(key)).toBe(499);
     const good = await compressPng(key);
     expect(good.status).toBe(200);
     await good.arrayBuffer();
@@ -80,24 +73,6 @@ describe('monthly quota', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(47);
     expect(await compressionsThisMonth(key)).toBe(500);
-  });
-
-  it('ignores a stale reservation left by a request that died, and counts a live one', async () => {
-    const { key, id, accountId } = await createKey('free');
-    await setMonthUsed(id, 499);
-    await addReservation(accountId, RESERVATION_TTL_MS + 60_000);
-    const response = await compressPng(key);
-    expect(response.status).toBe(200);
-    await response.arrayBuffer();
-    expect(await compressionsThisMonth(key)).toBe(500);
-    // The same account with a live reservation holding its last slot is refused.
-    const other = await createKey('free');
-    await setMonthUsed(other.id, 499);
-    await addReservation(other.accountId, RESERVATION_TTL_MS - 60_000);
-    const refused = await compressPng(other.key);
-    expect(refused.status).toBe(429);
-    expect((await errorBody(refused)).error).toBe('quota_exceeded');
-    expect(await compressionsThisMonth(other.key)).toBe(499);
   });
 });
 
@@ -130,7 +105,7 @@ function heldNetwork() {
       sites[url] = async () => {
         reached = true;
         await until(() => released);
-        return new Response(await fixture('api/z00n2c08.png'));
+        return new Response(await fixture('engine/pngsuite/z00n2c08.png'));
       };
       const response = call('/v1/compress', {
         method: 'POST',
@@ -148,76 +123,37 @@ function heldNetwork() {
   };
 }
 
-/** Moves every reservation of the account back in time, as if its request had waited `ms` longer. */
-async function ageReservations(accountId: string, ms: number): Promise<void> {
-  await env.DB.prepare('UPDATE quota_reservations SET created_ms = created_ms - ? WHERE account_id = ?').bind(ms, accountId).run();
+function gate(accountId: string) {
+  return env.ACCOUNT_GATE.get(env.ACCOUNT_GATE.idFromName(accountId));
 }
 
-async function reservationAges(accountId: string): Promise<number[]> {
-  const { results } = await env.DB.prepare('SELECT created_ms FROM quota_reservations WHERE account_id = ?')
-    .bind(accountId)
-    .all<{ created_ms: number }>();
-  return results.map((r) => Date.now() - r.created_ms);
+/** The account's held slots, as its object keeps them. */
+async function heldSlots(accountId: string): Promise<number> {
+  return runInDurableObject(gate(accountId), (_, state) => state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM slots WHERE counted = 0').one().n);
 }
 
 /**
- * A free key at `used` of its 500, and a compression A of it that reserved its slot and then waited
- * past the reservation's lifetime without renewing it (its isolate was blocked, say).
+ * Time passes for every held slot of the account until it lapses, as for a request that died or whose
+ * commit was lost on every try; the object's alarm then counts it and writes it to D1.
  */
-async function lapsedRequest(used: number) {
-  const { key, id, accountId } = await createKey('free');
-  await setMonthUsed(id, used);
-  const network = heldNetwork();
-  const a = network.hold(key);
-  await a.waiting();
-  await ageReservations(accountId, RESERVATION_TTL_MS + 30_000);
-  return { key, id, accountId, network, a };
+async function lapseHeldSlots(accountId: string): Promise<void> {
+  await runInDurableObject(gate(accountId), (_, state) => {
+    state.storage.sql.exec('UPDATE slots SET lapses_ms = ? WHERE counted = 0', Date.now() - 1);
+  });
+  expect(await runDurableObjectAlarm(gate(accountId))).toBe(true);
 }
 
-describe('monthly quota: a request that waits longer than a reservation would live', () => {
-  it('a commit whose reservation lapsed and was given away does not count: never 501 of 500', async () => {
-    const { key, a } = await lapsedRequest(499);
-    // B finds A's slot lapsed, takes it and commits (purging A's row).
-    const b = await compressPng(key);
-    expect(b.status).toBe(200);
-    await b.arrayBuffer();
-    const late = await a.finish();
-    expect(late.status).toBe(429);
-    expect((await errorBody(late)).error).toBe('quota_exceeded');
-    expect(await compressionsThisMonth(key)).toBe(500);
-  });
+async function d1Month(keyId: string): Promise<number | undefined> {
+  const row = await env.DB.prepare('SELECT requests FROM monthly_usage WHERE key_id = ? AND month = ?').bind(keyId, monthWindow(Date.now()).key).first<{ requests: number }>();
+  return row?.requests;
+}
 
-  it('a lapsed reservation still in the table does not count either when another request holds the last slot', async () => {
-    const { key, network, a } = await lapsedRequest(499);
-    const b = network.hold(key);
-    await b.waiting();
-    const first = await a.finish();
-    expect(first.status).toBe(429);
-    expect((await errorBody(first)).error).toBe('quota_exceeded');
-    const second = await b.finish();
-    expect(second.status).toBe(200);
-    await second.arrayBuffer();
-    expect(await compressionsThisMonth(key)).toBe(500);
-  });
-
-  it('a lapsed reservation still counts when the month has room for it', async () => {
-    const { key, a } = await lapsedRequest(10);
-    const b = await compressPng(key);
-    expect(b.status).toBe(200);
-    await b.arrayBuffer();
-    const late = await a.finish();
-    expect(late.status).toBe(200);
-    await late.arrayBuffer();
-    expect(await compressionsThisMonth(key)).toBe(12);
-  });
-
-  it('a waiting request renews its reservation, so the last slot is not given to another request', async () => {
-    // The test moves the clock by a reservation's lifetime: from the middle of a month, so as not to leave it.
-    pinClock(Date.UTC(2031, 5, 15, 12), 'setInterval', 'clearInterval');
-    const { key, accountId, a } = await lapsedRequest(499);
-    // Time passes for the waiting request: its renewals run, each a D1 write.
-    vi.advanceTimersByTime(RESERVATION_TTL_MS);
-    await until(async () => (await reservationAges(accountId))[0]! < RESERVATION_TTL_MS);
+describe('monthly quota: a slot lives as long as its request, and a lost commit is never a free request', () => {
+  it('a request that waits keeps the last slot: another request is refused meanwhile, and the month ends at 500', async () => {
+    const { key, id } = await createKey('free');
+    await setMonthUsed(id, 499);
+    const a = heldNetwork().hold(key);
+    await a.waiting();
     const b = await compressPng(key);
     expect(b.status).toBe(429);
     expect((await errorBody(b)).error).toBe('quota_exceeded');
@@ -225,6 +161,25 @@ describe('monthly quota: a request that waits longer than a reservation would li
     expect(done.status).toBe(200);
     await done.arrayBuffer();
     expect(await compressionsThisMonth(key)).toBe(500);
-    expect(await reservationAges(accountId)).toEqual([]);
+  });
+
+  it('a slot whose request never committed lapses into a count (written to D1), and its late commit counts nothing more: never 501 of 500', async () => {
+    const { key, id, accountId } = await createKey('free');
+    await setMonthUsed(id, 499);
+    const a = heldNetwork().hold(key);
+    await a.waiting();
+    expect(await heldSlots(accountId)).toBe(1);
+    await lapseHeldSlots(accountId);
+    expect(await heldSlots(accountId)).toBe(0);
+    expect(await d1Month(id)).toBe(500);
+    expect(await compressionsThisMonth(key)).toBe(500);
+    const b = await compressPng(key);
+    expect(b.status).toBe(429);
+    const late = await a.finish();
+    expect(late.status).toBe(200);
+    await late.arrayBuffer();
+    expect(await compressionsThisMonth(key)).toBe(500);
+    await runDurableObjectAlarm(gate(accountId));
+    expect(await d1Month(id)).toBe(500);
   });
 });

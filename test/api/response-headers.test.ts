@@ -8,7 +8,7 @@ const demoIp = () => `198.18.${++netCounter}.9`;
 /** One answer of every kind the Worker gives: images, JSON, errors of each family, keyed and not. */
 async function answers(): Promise<Array<[string, Response]>> {
   const { key } = await createKey('free');
-  const png = await fixture('api/z00n2c08.png');
+  const png = await fixture('engine/pngsuite/z00n2c08.png');
   const keyed = { 'X-API-Key': key };
   const out: Array<[string, Response]> = [
     ['health', await call('/health')],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { insertIccProfile, readIccProfile } from '../../src/image/container';
 import { chrmProfile } from '../../src/image/container/chrm-profile';
 import { isSrgbProfile } from '../../src/image/container/srgb-profile';
-import { syntheticPng } from '../engine/synthetic-png';
+import { syntheticPng } from '../helpers/png';
 import { fixture } from '../helpers/fixtures';
 import { ADOBE_RGB_CHRM, SRGB_CHRM, chrmData } from './chrm-synth';
 import { cat, pngChunk, withChunks } from './synth';
@@ -164,7 +164,7 @@ describe('readIccProfile on a PNG with cHRM and no iCCP', () => {
   });
 
   it('is null for a greyscale PNG (an RGB profile cannot describe it; grey stays neutral anyway)', async () => {
-    const grey = await fixture('api/basn0g08.png'); // has gAMA 1.0
+    const grey = await fixture('engine/pngsuite/basn0g08.png'); // has gAMA 1.0
     expect(await readIccProfile(withChunks(grey, adobe()), 'png')).toBeNull();
   });
 });

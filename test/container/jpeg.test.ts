@@ -9,6 +9,7 @@ import {
 import { ICC_BYTES_PER_SEGMENT } from '../../src/image/container/icc';
 import { minimalExif } from '../../src/image/container/exif';
 import { readHeader } from '../../src/image/header/read-header';
+import { expectUnsupported } from '../helpers/errors';
 import { fixture } from '../helpers/fixtures';
 import {
   LANDSCAPE_6_EXIF,
@@ -16,7 +17,6 @@ import {
   cat,
   contains,
   exifApp1,
-  expectUnsupported,
   hex,
   jpegMarkers,
   jpegSegment,
@@ -27,9 +27,9 @@ import {
 } from './synth';
 
 /** libjpeg-turbo's monkey12.jpg: JFIF APP0 and a one-segment APP2 ICC profile (sRGB2014). */
-const monkey = () => fixture('container/libjpeg-turbo-monkey12.jpg');
+const monkey = () => fixture('bad/libjpeg-turbo-monkey12.jpg');
 /** libjpeg-turbo's testorig.jpg: JFIF APP0 only. */
-const plain = () => fixture('container/libjpeg-turbo-testorig.jpg');
+const plain = () => fixture('engine/testorig.jpg');
 
 const scansOf = (jpeg: Uint8Array) => jpeg.subarray(jpegSosOffset(jpeg));
 /** GPSLatitude's third rational, 2639/100, as stored little-endian. */

@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { type ImageFormat, insertIccProfile, readIccProfile, readOrientation, stripMetadata } from '../../src/image/container';
 import { ApiError } from '../../src/errors/api-error';
 import { fixture } from '../helpers/fixtures';
-import { cat, expectUnsupported, hex, pngChunk, riff, riffChunk, text } from './synth';
+import { expectUnsupported } from '../helpers/errors';
+import { cat, hex, pngChunk, riff, riffChunk, text } from './synth';
 
-const plainJpeg = () => fixture('container/libjpeg-turbo-testorig.jpg');
-const plainPng = () => fixture('container/basn2c08.png');
+const plainJpeg = () => fixture('engine/testorig.jpg');
+const plainPng = () => fixture('engine/pngsuite/basn2c08.png');
 
 /** Every public entry point must refuse bad containers with ApiError('unsupported_image'). */
 async function expectAllRefuse(bytes: Uint8Array, format: ImageFormat) {
-  const profile = (await readIccProfile(await fixture('container/libjpeg-turbo-monkey12.jpg'), 'jpeg'))!;
+  const profile = (await readIccProfile(await fixture('bad/libjpeg-turbo-monkey12.jpg'), 'jpeg'))!;
   await expectUnsupported(() => stripMetadata(bytes, format));
   await expectUnsupported(() => readOrientation(bytes, format));
   await expectUnsupported(() => readIccProfile(bytes, format));
@@ -24,8 +25,8 @@ describe('malformed containers give ApiError unsupported_image', () => {
     ['HTML as JPEG', () => text('<!doctype html><html></html>'), 'jpeg'],
     ['a GIF as PNG', () => text('GIF89a\x01\x00\x01\x00'), 'png'],
     ['a WAVE RIFF as WebP', () => cat(text('RIFF'), hex('04000000'), text('WAVE')), 'webp'],
-    ['the corpus truncated JPEG', () => fixture('container/jpeg-truncated.jpg'), 'jpeg'],
-    ['the corpus truncated PNG', () => fixture('container/png-truncated.png'), 'png'],
+    ['the corpus truncated JPEG', () => fixture('bad/jpeg-truncated.jpg'), 'jpeg'],
+    ['the corpus truncated PNG', () => fixture('bad/png-truncated.png'), 'png'],
   ])('%s', async (_, load, format) => {
     await expectAllRefuse(await load(), format);
   });
@@ -52,7 +53,7 @@ describe('malformed containers give ApiError unsupported_image', () => {
   });
 
   it('WebP: RIFF size beyond the data, a chunk overrunning it, no image chunk first, a bad bitstream', async () => {
-    const webp = await fixture('container/small_1x1.webp');
+    const webp = await fixture('engine/small_1x1.webp');
     await expectAllRefuse(webp.subarray(0, webp.length - 10), 'webp');
     const overrun = webp.slice();
     overrun[16] = 0xff; // VP8 chunk size larger than the RIFF
@@ -66,9 +67,9 @@ describe('malformed containers give ApiError unsupported_image', () => {
 
   it('truncation at any offset and random byte damage never let another error type escape', async () => {
     const files: [Uint8Array, ImageFormat][] = [
-      [await fixture('container/libjpeg-turbo-monkey12.jpg'), 'jpeg'],
-      [await fixture('container/ctzn0g04.png'), 'png'],
-      [await fixture('container/lossy_alpha4.webp'), 'webp'],
+      [await fixture('bad/libjpeg-turbo-monkey12.jpg'), 'jpeg'],
+      [await fixture('engine/pngsuite/ctzn0g04.png'), 'png'],
+      [await fixture('engine/lossy_alpha4.webp'), 'webp'],
     ];
     let seed = 42;
     const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);

@@ -21,7 +21,7 @@ describe('PNG: stripMetadata', () => {
     ['cten0g04.png', ['iTXt']],
     ['cm7n0g04.png', ['tIME']],
   ])('removes the text and time chunks of PngSuite %s and keeps IDAT byte-identical', async (name, gone) => {
-    const input = await fixture(`container/${name}`);
+    const input = await fixture(`engine/pngsuite/${name}`);
     const { bytes, removed } = stripMetadataWithReport(input, 'png');
     expect(removed).toEqual(gone);
     expect(types(bytes)).toEqual(['IHDR', 'gAMA', 'IDAT', 'IEND']);
@@ -30,7 +30,7 @@ describe('PNG: stripMetadata', () => {
   });
 
   it.each(['tbbn3p08.png', 'ccwn2c08.png'])('keeps colour, palette and transparency chunks: %s is unchanged', async (name) => {
-    const input = await fixture(`container/${name}`);
+    const input = await fixture(`engine/pngsuite/${name}`);
     expect(stripMetadata(input, 'png')).toEqual(input);
   });
 
@@ -38,7 +38,7 @@ describe('PNG: stripMetadata', () => {
     const iccp = await p3Iccp();
     const phys = pngChunk('pHYs', hex('00000b1300000b1301'));
     const input = withChunks(
-      await fixture('container/basn2c08.png'),
+      await fixture('engine/pngsuite/basn2c08.png'),
       iccp,
       phys,
       pngChunk('eXIf', tiffWithGps(6)),
@@ -59,28 +59,28 @@ describe('PNG: stripMetadata', () => {
   });
 
   it('writes no eXIf for orientation 1 and drops data after IEND', async () => {
-    const base = await fixture('container/basn2c08.png');
+    const base = await fixture('engine/pngsuite/basn2c08.png');
     const input = cat(withChunks(base, pngChunk('eXIf', tiffWithGps(1))), text('trailing SECRET'));
     expect(stripMetadata(input, 'png')).toEqual(base);
   });
 
   it('keeps a broken iCCP verbatim: the edit is lossless, and browsers ignore a broken profile', async () => {
-    const input = await fixture('container/broken_iccp.png');
+    const input = await fixture('colour/broken_iccp.png');
     expect(stripMetadata(input, 'png')).toEqual(input);
   });
 });
 
 describe('PNG: ICC profiles', () => {
   it('inflates a real iCCP profile', async () => {
-    const png = withChunks(await fixture('container/basn2c08.png'), await p3Iccp());
+    const png = withChunks(await fixture('engine/pngsuite/basn2c08.png'), await p3Iccp());
     const profile = await readIccProfile(png, 'png');
     expect(profile?.length).toBe(500);
     expect(String.fromCharCode(...profile!.subarray(36, 40))).toBe('acsp');
-    expect(await readIccProfile(await fixture('container/basn2c08.png'), 'png')).toBeNull();
+    expect(await readIccProfile(await fixture('engine/pngsuite/basn2c08.png'), 'png')).toBeNull();
   });
 
   it('returns null for the corrupt iCCP of broken_iccp.png instead of failing', async () => {
-    expect(await readIccProfile(await fixture('container/broken_iccp.png'), 'png')).toBeNull();
+    expect(await readIccProfile(await fixture('colour/broken_iccp.png'), 'png')).toBeNull();
   });
 
   it('stops inflating an iCCP bomb at the profile size limit', async () => {
@@ -90,14 +90,14 @@ describe('PNG: ICC profiles', () => {
     huge.set(text('acsp'), 36);
     const compressed = new Uint8Array(await new Response(new Blob([huge]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer());
     const bomb = pngChunk('iCCP', cat(text('bomb\0\0'), compressed));
-    expect(await readIccProfile(withChunks(await fixture('container/basn2c08.png'), bomb), 'png')).toBeNull();
+    expect(await readIccProfile(withChunks(await fixture('engine/pngsuite/basn2c08.png'), bomb), 'png')).toBeNull();
   });
 
   it('takes a profile only when its colour space fits the colour type (GRAY for greyscale, RGB otherwise)', async () => {
-    const rgb = (await readIccProfile(withChunks(await fixture('container/basn2c08.png'), await p3Iccp()), 'png'))!;
+    const rgb = (await readIccProfile(withChunks(await fixture('engine/pngsuite/basn2c08.png'), await p3Iccp()), 'png'))!;
     const gray = rgb.slice();
     gray.set(text('GRAY'), 16);
-    const greyPng = await fixture('container/cm7n0g04.png'); // colour type 0
+    const greyPng = await fixture('engine/pngsuite/cm7n0g04.png'); // colour type 0
     expect(await insertIccProfile(greyPng, 'png', rgb)).toEqual(greyPng);
     expect(await readIccProfile(withChunks(greyPng, await p3Iccp()), 'png')).toBeNull();
     const withGray = await insertIccProfile(greyPng, 'png', gray);
@@ -105,8 +105,8 @@ describe('PNG: ICC profiles', () => {
   });
 
   it('inserts iCCP right after IHDR, drops sRGB and an older iCCP, and reads back byte-identical', async () => {
-    const profile = (await readIccProfile(withChunks(await fixture('container/basn2c08.png'), await p3Iccp()), 'png'))!;
-    const input = withChunks(await fixture('container/basn2c08.png'), pngChunk('sRGB', hex('00')), await p3Iccp());
+    const profile = (await readIccProfile(withChunks(await fixture('engine/pngsuite/basn2c08.png'), await p3Iccp()), 'png'))!;
+    const input = withChunks(await fixture('engine/pngsuite/basn2c08.png'), pngChunk('sRGB', hex('00')), await p3Iccp());
     const other = profile.slice();
     other[44] = 0x41; // a different (still valid) profile: change the platform signature byte
     const out = await insertIccProfile(input, 'png', other);

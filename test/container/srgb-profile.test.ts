@@ -3,7 +3,7 @@ import { readIccProfile } from '../../src/image/container';
 import { isSrgbProfile } from '../../src/image/container/srgb-profile';
 import { fixture } from '../helpers/fixtures';
 import { withChunks } from './synth';
-import { syntheticPng } from '../engine/synthetic-png';
+import { syntheticPng } from '../helpers/png';
 
 async function profileOf(name: string): Promise<Uint8Array> {
   const profile = await readIccProfile(await fixture(name), 'png');

@@ -1,5 +1,4 @@
 import { expect } from 'vitest';
-import { ApiError } from '../../src/errors/api-error';
 
 /**
  * Test-side helpers: hand-assembled container pieces and small independent readers, so the
@@ -33,19 +32,6 @@ export function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
 
 export const contains = (haystack: Uint8Array, needle: Uint8Array | string) =>
   indexOf(haystack, typeof needle === 'string' ? text(needle) : needle) >= 0;
-
-export async function expectUnsupported(run: () => unknown): Promise<ApiError> {
-  let error: unknown;
-  try {
-    await run();
-  } catch (e) {
-    error = e;
-  }
-  expect(error).toBeInstanceOf(ApiError);
-  expect((error as ApiError).code).toBe('unsupported_image');
-  expect((error as ApiError).message).not.toBe('');
-  return error as ApiError;
-}
 
 // JPEG -----------------------------------------------------------------------------------------
 

@@ -19,11 +19,11 @@ const ANIMATION = 0x02;
 const fourccs = (webp: Uint8Array) => riffChunks(webp).map((c) => c.fourcc);
 const chunk = (webp: Uint8Array, fourcc: string) => riffChunks(webp).find((c) => c.fourcc === fourcc)!.data;
 /** monkey12.jpg's sRGB2014 profile, as a real profile to carry around. */
-const srgbProfile = async () => (await readIccProfile(await fixture('container/libjpeg-turbo-monkey12.jpg'), 'jpeg'))!;
+const srgbProfile = async () => (await readIccProfile(await fixture('bad/libjpeg-turbo-monkey12.jpg'), 'jpeg'))!;
 
 /** lossy_alpha4.webp is VP8X (alpha flag, 100x100) + ALPH + VP8: rebuilt with metadata around it. */
 async function extendedWithMetadata(orientation: number, profile: Uint8Array): Promise<Uint8Array> {
-  const [, alph, vp8] = riffChunks(await fixture('container/lossy_alpha4.webp'));
+  const [, alph, vp8] = riffChunks(await fixture('engine/lossy_alpha4.webp'));
   return riff(
     riffChunk('VP8X', vp8x(ICC | ALPHA | EXIF | XMP, 100, 100)),
     riffChunk('ICCP', profile),
@@ -39,7 +39,7 @@ describe('WebP: stripMetadata', () => {
     ['small_1x1.webp', ['ICMT']],
     ['test.webp', ['IART', 'ICOP', 'INAM']],
   ])('removes the stray RIFF INFO-style chunks of %s, keeping the VP8 chunk byte-identical', async (name, gone) => {
-    const input = await fixture(`container/${name}`);
+    const input = await fixture(`engine/${name}`);
     const { bytes, removed } = stripMetadataWithReport(input, 'webp');
     expect(removed).toEqual(gone);
     expect(fourccs(bytes)).toEqual(['VP8 ']); // riffChunks also checks the RIFF size and padding
@@ -47,7 +47,7 @@ describe('WebP: stripMetadata', () => {
   });
 
   it.each(['lossy_alpha4.webp', 'one_color_no_palette.webp'])('returns %s, which has no metadata, unchanged', async (name) => {
-    const input = await fixture(`container/${name}`);
+    const input = await fixture(`engine/${name}`);
     expect(stripMetadata(input, 'webp')).toEqual(input);
   });
 
@@ -75,7 +75,7 @@ describe('WebP: stripMetadata', () => {
   });
 
   it('leaves ANIM and ANMF frames untouched and keeps the animation flag', async () => {
-    const vp8 = chunk(await fixture('container/small_1x1.webp'), 'VP8 ');
+    const vp8 = chunk(await fixture('engine/small_1x1.webp'), 'VP8 ');
     // ANMF payload (RFC 9649 2.7.1.2): X, Y, width - 1, height - 1, duration (24 bits each), flags.
     const frameHeader = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x64, 0, 0, 0x02];
     const frame = riffChunk('ANMF', new Uint8Array([...frameHeader, ...riffChunk('VP8 ', vp8)]));
@@ -93,7 +93,7 @@ describe('WebP: stripMetadata', () => {
   });
 
   it('ignores an EXIF chunk in a simple (VP8) file, where the container does not define one', async () => {
-    const input = riff(riffChunk('VP8 ', chunk(await fixture('container/small_1x1.webp'), 'VP8 ')), riffChunk('EXIF', tiffWithGps(6)));
+    const input = riff(riffChunk('VP8 ', chunk(await fixture('engine/small_1x1.webp'), 'VP8 ')), riffChunk('EXIF', tiffWithGps(6)));
     expect(readOrientation(input, 'webp')).toBe(1);
     expect(fourccs(stripMetadata(input, 'webp'))).toEqual(['VP8 ']);
   });
@@ -102,7 +102,7 @@ describe('WebP: stripMetadata', () => {
 describe('WebP: ICC profiles', () => {
   it('turns a simple lossy file into VP8X with the ICC flag and the canvas read from the VP8 header', async () => {
     const profile = await srgbProfile();
-    const input = await fixture('container/small_1x1.webp');
+    const input = await fixture('engine/small_1x1.webp');
     const out = await insertIccProfile(input, 'webp', profile);
     expect(fourccs(out)).toEqual(['VP8X', 'ICCP', 'VP8 ', 'ICMT']);
     expect(chunk(out, 'VP8X')).toEqual(vp8x(ICC, 1, 1));
@@ -113,14 +113,14 @@ describe('WebP: ICC profiles', () => {
   });
 
   it('sets the alpha flag from the VP8L header when converting a lossless file', async () => {
-    const out = await insertIccProfile(await fixture('container/one_color_no_palette.webp'), 'webp', await srgbProfile());
+    const out = await insertIccProfile(await fixture('engine/one_color_no_palette.webp'), 'webp', await srgbProfile());
     expect(fourccs(out)).toEqual(['VP8X', 'ICCP', 'VP8L']);
     expect(chunk(out, 'VP8X')).toEqual(vp8x(ICC | ALPHA, 100, 100));
   });
 
   it('adds the ICC flag and an ICCP right after VP8X in an extended file, replacing an older ICCP', async () => {
     const profile = await srgbProfile();
-    const input = await fixture('container/lossy_alpha4.webp');
+    const input = await fixture('engine/lossy_alpha4.webp');
     const once = await insertIccProfile(input, 'webp', text('not a profile'));
     const out = await insertIccProfile(once, 'webp', profile);
     expect(fourccs(out)).toEqual(['VP8X', 'ICCP', 'ALPH', 'VP8 ']);

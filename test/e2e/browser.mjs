@@ -1,7 +1,7 @@
 // Debian's Chromium driven by playwright-core (playwright's own browser download cannot work offline).
 import { chromium } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startWranglerDev, stopAllWranglerDev } from '../../scripts/dev-server.mjs';
-import { run } from './harness.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -28,11 +28,11 @@ export function watchForProblems(page, problems) {
 }
 
 /**
- * Runs the harness's tests against a fresh `wrangler dev` and a headless Chromium, handed to `ready` first;
- * stops both however the run ends (Ctrl-C and CI timeouts included: they would outlive us), calls
- * `onFailure` (a screenshot of what went wrong) when a test failed, and prints "N passed, N failed".
+ * Gives the file's tests a fresh `wrangler dev` and a headless Chromium, handed to `ready` before the first
+ * test; stops both however the run ends (Ctrl-C and CI timeouts included: they would outlive us); calls
+ * `onFailure` (a screenshot of what went wrong) at the first failed test.
  */
-export async function runInBrowser(ready, onFailure) {
+export function runInBrowser(ready, onFailure) {
   let browser;
   let cleaning;
   // Once only, even when a signal and the normal end race; a browser that is already gone is fine.
@@ -43,18 +43,16 @@ export async function runInBrowser(ready, onFailure) {
     })());
   for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => cleanUp().finally(() => process.exit(130)));
 
-  let result = { passed: 0, failed: 1 };
-  try {
+  let shot = false;
+  beforeAll(async () => {
     const dev = await startWranglerDev();
     browser = await launchChromium();
     await ready({ dev, browser });
-    result = await run();
-    if (result.failed) await onFailure?.().catch(() => {});
-  } catch (err) {
-    console.log(`✗ setup\n    ${err?.stack ?? err}`);
-  } finally {
-    await cleanUp();
-  }
-  console.log(`${result.passed} passed, ${result.failed} failed`);
-  process.exitCode = result.failed ? 1 : 0;
+  });
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail' || shot) return;
+    shot = true;
+    await onFailure?.().catch(() => {});
+  });
+  afterAll(cleanUp);
 }

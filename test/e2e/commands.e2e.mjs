@@ -3,15 +3,16 @@
 // as the key command wrote it, with usage), then runs `npm run key` and `npm run account`, then serves
 // that state with `wrangler dev` and uses the keys. Runs on loopback only, on a state of its own.
 import { createHash, randomBytes } from 'node:crypto';
-import { execFile } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startWranglerDev, stopAllWranglerDev } from '../../scripts/dev-server.mjs';
+import { freePort, startWranglerDev, stopAllWranglerDev } from '../../scripts/dev-server.mjs';
 import { runWrangler } from '../../scripts/wrangler.mjs';
-import { assert, run, test } from './harness.mjs';
+import { afterAll } from 'vitest';
+import { assert, test } from './harness.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const state = mkdtempSync(join(tmpdir(), 'squeeze-commands-'));
@@ -25,7 +26,8 @@ const month = new Date().toISOString().slice(0, 7);
 async function command(script, ...args) {
   const { stdout } = await promisify(execFile)(process.execPath, [join(root, `scripts/${script}.mjs`), ...args], {
     cwd: root,
-    env: { ...process.env, SQUEEZE_STATE: state },
+    // The Worker the commands tell about a change: this test's, once it runs (before, a port nothing listens on).
+    env: { ...process.env, SQUEEZE_STATE: state, SQUEEZE_URL: dev?.url ?? 'http://127.0.0.1:9' },
   });
   return stdout;
 }
@@ -41,6 +43,7 @@ const proQuota = () => sql("SELECT monthly_quota FROM plans WHERE name = 'pro'")
 const legacyKey = `sqz_${randomBytes(24).toString('base64url')}`;
 let newKey;
 let newAccount;
+let dev;
 
 test('a state made before migrations: the old schema.sql, a key as the old key command wrote it, usage', () => {
   runWrangler(['d1', 'execute', 'DB', '--local', '--persist-to', state, '--file', join(root, 'test/fixtures/legacy/schema.sql')]);
@@ -90,7 +93,6 @@ test('npm run account -- plan changes the plan and records it; the same plan aga
   assert(refused, 'an unknown plan was accepted');
 });
 
-let dev;
 test('served by wrangler dev: the old key works with its usage kept and the edited plan; the new key on business', async () => {
   dev = await startWranglerDev({ state });
   const usage = await fetch(`${dev.url}/v1/usage`, { headers: { 'X-API-Key': legacyKey } });
@@ -116,6 +118,26 @@ test('npm run account -- disable: the account\'s keys are 401 at once; enable br
   assert((await fetch(`${dev.url}/v1/usage`, { headers: { 'X-API-Key': newKey } })).status === 200, 'not enabled again');
   const events = sql(`SELECT event FROM audit_events WHERE account_id = '${newAccount}' ORDER BY id`).map((e) => e.event);
   assert(events.includes('account_disabled') && events.at(-1) === 'account_enabled', JSON.stringify(events));
+});
+
+test("npm run account -- disable ends the account's dashboard sessions", async () => {
+  // Sign up through the dev server as a browser on the site would: the form, the link from the outbox, the confirm page.
+  const email = `disable-${randomBytes(4).toString('hex')}@example.com`;
+  const form = (fields) => ({ method: 'POST', redirect: 'manual', headers: { 'Sec-Fetch-Site': 'same-origin' }, body: new URLSearchParams(fields) });
+  const signup = await fetch(`${dev.url}/signup`, form({ name: 'Ada', email }));
+  assert(signup.status === 303, `signup ${signup.status}`);
+  const mail = await (await fetch(`${dev.url}/dev/outbox/latest?to=${encodeURIComponent(email)}`)).json();
+  const confirmed = await fetch(`${dev.url}/auth/confirm`, form({ token: new URL(mail.link).searchParams.get('token') }));
+  const cookie = confirmed.headers.getSetCookie().find((c) => c.startsWith('__Host-session='))?.split(';')[0];
+  assert(confirmed.status === 303 && cookie, `confirm ${confirmed.status}`);
+  const dashboard = () => fetch(`${dev.url}/dashboard`, { redirect: 'manual', headers: { Cookie: cookie } });
+  assert((await dashboard()).status === 200, 'not signed in');
+
+  await command('account', 'disable', email);
+  const after = await dashboard();
+  assert(after.status === 303 && after.headers.get('Location') === '/signin', `dashboard after disable: ${after.status}`);
+  const live = sql(`SELECT count(*) AS n FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE a.email = '${email}' AND s.ended_ms IS NULL`);
+  assert(live[0].n === 0, JSON.stringify(live));
 });
 
 test('npm run key -- revoke by prefix: 401 at once, audited', async () => {
@@ -161,15 +183,112 @@ test("npm run build is quiet about a complete deployment: wrangler.toml's commen
   }
 });
 
+/**
+ * `npm start` with these arguments, on a state and in a process group of its own; resolves once it is
+ * ready, with what it printed so far (and later) and a stop().
+ */
+async function npmStart(...args) {
+  const own = mkdtempSync(join(tmpdir(), 'squeeze-start-'));
+  const child = spawn(process.execPath, [join(root, 'scripts/start.mjs'), ...args], { cwd: root, env: { ...process.env, SQUEEZE_STATE: own }, detached: true });
+  const output = [];
+  child.stdout.on('data', (d) => output.push(String(d)));
+  child.stderr.on('data', (d) => output.push(String(d)));
+  const stop = async () => {
+    starts.delete(stop);
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      process.kill(-child.pid, 'SIGTERM');
+      await exited;
+    }
+    rmSync(own, { recursive: true, force: true });
+  };
+  starts.add(stop);
+  const deadline = Date.now() + 90_000;
+  while (!/Ready on/.test(output.join(''))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`npm start ${args.join(' ')} did not get ready:\n${output.join('')}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { output, stop };
+}
+const starts = new Set();
+
+/** A sign-in request as a script sends one, and the link npm start then printed for it. */
+async function printedLink(origin, output, email) {
+  const response = await fetch(`${origin}/signin`, { method: 'POST', redirect: 'manual', body: new URLSearchParams({ email }) });
+  assert(response.status === 303, `sign-in request: ${response.status}`);
+  // Printed as the mail leaves: wait for it (the test's timeout bounds the wait).
+  for (;;) {
+    const line = output.join('').split('\n').find((l) => l.includes(`[outbox]`) && l.includes(email));
+    if (line) return line.slice(line.indexOf('http'));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('npm start, offline: no ENOTFOUND stack trace, no telemetry notice; links to its own origin, the outbox on loopback', async () => {
+  const port = await freePort();
+  const started = await npmStart('--port', String(port));
+  try {
+    const origin = `http://127.0.0.1:${port}`;
+    const link = await printedLink(origin, started.output, 'start@example.com');
+    assert(link.startsWith(`${origin}/auth/confirm?token=`), link);
+    assert((await fetch(`${origin}/dev/outbox`)).status === 200, 'no outbox on loopback');
+    const printed = started.output.join('');
+    for (const noise of ['ENOTFOUND', 'Unable to fetch the `Request.cf`', 'telemetry']) assert(!printed.includes(noise), `npm start printed ${noise}:\n${printed}`);
+  } finally {
+    await started.stop();
+  }
+});
+
+test('npm start -- --ip 0.0.0.0: links name the network address, and the outbox is a 404 whatever CF-Connecting-IP says', async () => {
+  const port = await freePort();
+  const started = await npmStart('--ip', '0.0.0.0', '--port', String(port));
+  try {
+    const link = await printedLink(`http://127.0.0.1:${port}`, started.output, 'lan@example.com');
+    const origin = new URL(link).origin;
+    assert(!/^http:\/\/(127\.|localhost|\[::1\])/.test(origin), `a loopback link from a server on the network: ${link}`);
+    for (const base of [origin, `http://127.0.0.1:${port}`]) {
+      for (const path of ['/dev/outbox', '/dev/outbox/latest?to=lan@example.com']) {
+        const response = await fetch(base + path, { headers: { 'CF-Connecting-IP': '127.0.0.1' } });
+        assert(response.status === 404, `${base}${path}: ${response.status}`);
+      }
+    }
+  } finally {
+    await started.stop();
+  }
+  const refused = spawnSync(process.execPath, [join(root, 'scripts/start.mjs'), '--ip', '0.0.0.0', '--var', 'PUBLIC_ORIGIN:http://127.0.0.1:8787'], { cwd: root, encoding: 'utf8' });
+  assert(refused.status === 2 && refused.stderr.includes('cannot be a loopback address'), `${refused.status} ${refused.stderr}`);
+});
+
+/** PATH without node_modules/.bin: the machine's own Node and npm, as a newcomer runs them. */
+const machinePath = process.env.PATH.split(':').filter((dir) => !dir.includes('node_modules')).join(':');
+
+test('npm install on the machine\'s own Node prints no EBADENGINE warning (what needs Node 22 runs on the devDependency\'s)', () => {
+  const install = spawnSync('npm', ['install', '--dry-run', '--offline'], { cwd: root, encoding: 'utf8', env: { ...process.env, PATH: machinePath } });
+  assert(install.status === 0, install.stdout + install.stderr);
+  assert(!(install.stdout + install.stderr).includes('EBADENGINE'), install.stderr);
+});
+
+test('npm run build on a machine wrangler never ran on: no telemetry notice', () => {
+  const home = mkdtempSync(join(tmpdir(), 'squeeze-home-'));
+  try {
+    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+    delete env.WRANGLER_SEND_METRICS;
+    const run = spawnSync(process.execPath, [join(root, 'scripts/deploy.mjs'), '--dry-run'], { cwd: root, encoding: 'utf8', env });
+    assert(run.status === 0, run.stdout + run.stderr);
+    assert(!/telemetry/i.test(run.stdout + run.stderr), run.stdout + run.stderr);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+const stopEverything = () => Promise.all([stopAllWranglerDev(), ...[...starts].map((stop) => stop())]);
 for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => stopAllWranglerDev().finally(() => process.exit(130)));
+  process.once(signal, () => stopEverything().finally(() => process.exit(130)));
 }
-let result = { passed: 0, failed: 1 };
-try {
-  result = await run();
-} finally {
-  await stopAllWranglerDev();
+afterAll(async () => {
+  await stopEverything();
   rmSync(state, { recursive: true, force: true });
-}
-console.log(`${result.passed} passed, ${result.failed} failed`);
-process.exitCode = result.failed ? 1 : 0;
+});

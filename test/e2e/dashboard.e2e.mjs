@@ -10,7 +10,7 @@ import { assert, test } from './harness.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const artifacts = `${root}test-results/`;
-const photo = `${root}test/fixtures/site/chelsea.png`;
+const photo = `${root}test/fixtures/api/chelsea.png`;
 const WAIT = { timeout: 60_000 };
 const DESKTOP = { viewport: { width: 1100, height: 900 } };
 const PHONE = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -96,8 +96,8 @@ test('sign-up sends a link (printed by the dev server, kept in the outbox); the 
   assert(mail.to === email && mail.link.startsWith(`${dev.url}/auth/confirm?token=`), JSON.stringify(mail));
   usedLink = mail.link;
   const printed = () => dev.output.join('').includes(mail.link);
-  for (let i = 0; i < 40 && !printed(); i++) await new Promise((r) => setTimeout(r, 100));
-  assert(printed(), 'the link was not printed by wrangler dev');
+  // Printed by wrangler dev as the mail leaves: wait for it (the test's timeout bounds the wait).
+  while (!printed()) await new Promise((r) => setTimeout(r, 100));
 });
 
 test('the link opens a confirm page; its button signs in and lands on an empty dashboard', async () => {

@@ -1,28 +1,7 @@
-// A minimal runner: tests run in order (later ones build on the demo requests of earlier ones), every
-// failure is reported, and the last line is "N passed, N failed".
-const tests = [];
-
-export function test(name, fn) {
-  tests.push({ name, fn });
-}
+// The end-to-end runs are vitest files like the rest of the suite (test/e2e/vitest.config.ts): tests run in
+// the order written, each to the end, and vitest reports them. `test` is vitest's; `assert` says what broke.
+export { test } from 'vitest';
 
 export function assert(condition, message) {
   if (!condition) throw new Error(message);
-}
-
-export async function run() {
-  let passed = 0;
-  let failed = 0;
-  for (const { name, fn } of tests) {
-    const started = Date.now();
-    try {
-      await fn();
-      passed += 1;
-      console.log(`✓ ${name} (${Date.now() - started} ms)`);
-    } catch (err) {
-      failed += 1;
-      console.log(`✗ ${name}\n    ${String(err?.stack ?? err).split('\n').slice(0, 6).join('\n    ')}`);
-    }
-  }
-  return { passed, failed };
 }

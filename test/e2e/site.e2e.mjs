@@ -11,7 +11,7 @@ import { decodeInPage, formatOf } from './image-check.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const artifacts = `${root}test-results/`;
-const photo = `${root}test/fixtures/site/chelsea.png`;
+const photo = `${root}test/fixtures/api/chelsea.png`;
 const PHOTO_SIZE = { width: 451, height: 300 };
 const WAIT = { timeout: 60_000 };
 

@@ -9,7 +9,7 @@ import { pngChunk, pngChunks, withChunks } from '../container/synth';
 import { call, createKey, form } from '../helpers/api';
 import { fixture } from '../helpers/fixtures';
 import { maxDifference, referencePixels } from './helpers';
-import { syntheticPng } from './synthetic-png';
+import { syntheticPng } from '../helpers/png';
 
 const FORMATS: ImageFormat[] = ['jpeg', 'png', 'webp'];
 

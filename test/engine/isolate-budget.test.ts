@@ -8,6 +8,7 @@ import { createWasmEngine, estimatePeakBytes } from '../../src/image/wasm';
 import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
 import { blackPng, craftedJpeg, flatLosslessWebp, noisePng, tiledNoisePng, webpWithHiddenBitstream } from '../helpers/crafted';
 import { fixture } from '../helpers/fixtures';
+import { apiErrorOf, expectUnsupported } from '../helpers/errors';
 import { freshEngine } from './helpers';
 
 const MiB = 1_048_576;
@@ -20,15 +21,6 @@ async function measure(input: Uint8Array, out: Partial<OutputSpec> & Pick<Output
   const bytes = await engine.transcode(input, header, spec);
   const { wasmBytes, outputBufferBytes, inputPasses } = engine.lastJob();
   return { bytes, header, measured: wasmBytes + outputBufferBytes, predicted: estimatePeakBytes(header, spec), inputPasses };
-}
-
-async function failure(run: () => Promise<unknown>): Promise<ApiError> {
-  const error = await run().then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
 }
 
 describe('issue 11: no crafted image takes the engine past its budget (engine)', () => {
@@ -59,7 +51,7 @@ describe('issue 11: no crafted image takes the engine past its budget (engine)',
     const engine = freshEngine();
     const input = flatLosslessWebp(3800, 3800);
     const header = readHeader(input);
-    const error = await failure(() => engine.transcode(input, header, { format: 'jpeg', quality: 80, width: 3800, height: 3800 }));
+    const error = await apiErrorOf(() => engine.transcode(input, header, { format: 'jpeg', quality: 80, width: 3800, height: 3800 }));
     expect(error.code).toBe('image_too_large');
     expect(engine.takePeak()).toBeLessThanOrEqual(ENGINE_BUDGET_BYTES);
     const small = flatLosslessWebp(64, 64);
@@ -114,7 +106,7 @@ describe('issue 11: no crafted image takes the engine past its budget (engine)',
     const header = readHeader(input);
     const baseline = { jpeg: 'baseline', ownWebpAlpha: true, webpLowMemory: true } as const;
     const engine = createWasmEngine(engineWasm, { plan: () => baseline, budgetBytes: 4 * MiB, retireAfterBytes: 0 });
-    const error = await failure(() => engine.transcode(input, header, { format: 'jpeg', quality: 95, width: 2000, height: 1500 }));
+    const error = await apiErrorOf(() => engine.transcode(input, header, { format: 'jpeg', quality: 95, width: 2000, height: 1500 }));
     expect(error.code).toBe('image_too_large');
     expect((error.cause as Error).message).toMatch(/output/);
     expect(engine.takePeak()).toBeLessThanOrEqual(4 * MiB);
@@ -132,21 +124,13 @@ describe('issue 11: no crafted image takes the engine past its budget (engine)',
     const engine = freshEngine();
     const input = flatLosslessWebp(16384, 16384);
     const header: ImageHeader = { ...readHeader(input), width: 1, height: 1 };
-    const error = await failure(() => engine.transcode(input, header, { format: 'png', quality: 100, width: 1, height: 1 }));
+    const error = await apiErrorOf(() => engine.transcode(input, header, { format: 'png', quality: 100, width: 1, height: 1 }));
     expect(error.code).toBe('unsupported_image');
     expect(error.message).toMatch(/does not match its header/);
     expect(engine.takePeak()).toBeLessThan(4 * MiB);
   });
 
-  it('8. a WebP whose first chunk hides a raw bitstream is refused by the header walker', () => {
-    const error = (() => {
-      try {
-        return readHeader(webpWithHiddenBitstream(16384, 16384));
-      } catch (e) {
-        return e;
-      }
-    })();
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).code).toBe('unsupported_image');
+  it('8. a WebP whose first chunk hides a raw bitstream is refused by the header walker', async () => {
+    await expectUnsupported(() => readHeader(webpWithHiddenBitstream(16384, 16384)));
   });
 });

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readHeader } from '../../src/image/header/read-header';
 import { fixture } from '../helpers/fixtures';
 import { freshEngine, maxDifference, referencePixels } from './helpers';
-import { cat, pngChunk } from '../container/synth';
-import { pixelPng, syntheticPng } from './synthetic-png';
+import { zlib } from '../helpers/crafted';
+import { pixelPng, pngFile, syntheticPng } from '../helpers/png';
 
 const engine = freshEngine();
 
@@ -129,9 +129,7 @@ describe('wasm engine: lossy PNG (quality < 100)', () => {
       raw[y * (width * 3 + 1)] = 0; // filter None; the engine chooses its own
       for (let x = 0; x < width; x++) raw.set([x >> 1, y * 4, 255 - (x >> 1)], y * (width * 3 + 1) + 1 + 3 * x);
     }
-    const idat = new Uint8Array(await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer());
-    const ihdr = Uint8Array.of(0, 0, 2, 0, 0, 0, 0, 64, 8, 2, 0, 0, 0);
-    const input = cat(Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a), pngChunk('IHDR', ihdr), pngChunk('IDAT', idat), pngChunk('IEND', new Uint8Array()));
+    const input = pngFile({ width, height, colourType: 2 }, await zlib([raw]));
     const lossless = await toPng(input, 100);
     const lossy = await toPng(input, 80);
     expect(lossy).toEqual(lossless);

@@ -6,7 +6,7 @@ import { estimatePeakBytes } from '../../src/image/wasm/memory-model';
 import { contains, pngChunk, tiffWithGps, withChunks } from '../container/synth';
 import { fixture } from '../helpers/fixtures';
 import { freshEngine, referenceJpegPixels, referencePixels } from './helpers';
-import { syntheticPng } from './synthetic-png';
+import { syntheticPng } from '../helpers/png';
 
 /**
  * test/fixtures/orientation: the corpus's exif-Landscape_0..8 and exif-Portrait_1/6/8 (the same photo

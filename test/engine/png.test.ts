@@ -5,7 +5,7 @@ import { readHeader } from '../../src/image/header/read-header';
 import { fixture } from '../helpers/fixtures';
 import { expectFlattenedOntoWhite } from '../helpers/pixels';
 import { freshEngine, maxDifference, referenceJpegPixels, referencePixels, transcodeFixture } from './helpers';
-import { pixelPng } from './synthetic-png';
+import { pixelPng } from '../helpers/png';
 
 /**
  * The table a browser applies to the colour samples of a PNG with gAMA and neither sRGB nor iCCP:

@@ -9,17 +9,17 @@ const INPUTS = 10_000;
 const API_SAMPLE = 300;
 /** Seeds of every input format and kind: baseline/progressive JPEG, PNG of several types, WebP lossy/lossless/alpha. */
 const SEEDS = [
-  'api/testorig.jpg',
+  'engine/testorig.jpg',
   'engine/progressive.jpg',
   'engine/testimgari.jpg',
   'engine/grey.jpg',
-  'api/z00n2c08.png',
-  'api/basn6a08.png',
-  'api/basn0g08.png',
-  'container/tbbn3p08.png',
-  'api/test.webp',
-  'api/lossy_alpha4.webp',
-  'container/one_color_no_palette.webp',
+  'engine/pngsuite/z00n2c08.png',
+  'engine/pngsuite/basn6a08.png',
+  'engine/pngsuite/basn0g08.png',
+  'engine/pngsuite/tbbn3p08.png',
+  'engine/test.webp',
+  'engine/lossy_alpha4.webp',
+  'engine/one_color_no_palette.webp',
   'engine/lossless1.webp',
 ];
 

@@ -39,6 +39,24 @@ function expectWithinEngineBudget(path: string): void {
   expect(wasmEngine.takePeak(), `${path}: the engine's peak (WASM memory and JS buffers)`).toBeLessThanOrEqual(ENGINE_BUDGET_BYTES);
 }
 
+/**
+ * What the operator commands do after they change an account in D1 (scripts/d1.mjs): tell the
+ * account's object to read it again (src/routes/operator.ts), so the change applies at once.
+ */
+export async function operatorReload(accountId: string): Promise<void> {
+  const response = await call(`/operator/accounts/${encodeURIComponent(accountId)}/reload`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${env.OPERATOR_TOKEN}` },
+  });
+  expect(response.status).toBe(200);
+  await response.arrayBuffer();
+}
+
+/** Has the account's object write what D1 has not got yet now, instead of a few seconds later. */
+export async function flushUsage(accountId: string): Promise<void> {
+  await env.ACCOUNT_GATE.get(env.ACCOUNT_GATE.idFromName(accountId)).flush();
+}
+
 let keyCounter = 0;
 
 /**

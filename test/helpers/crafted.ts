@@ -1,4 +1,5 @@
 import { cat, jpegSegment, pngChunk, riff, riffChunk, text } from '../container/synth';
+import { COLOUR_TYPES, pngFile } from './png';
 
 /**
  * Crafted images, built in the test rather than committed: the hostile shapes of issue 11 (noise that
@@ -73,11 +74,6 @@ const ADAM7 = [
 export async function samplePng(width: number, height: number, options: PngOptions, sample: (x: number, y: number, c: number) => number): Promise<Uint8Array> {
   const c = options.channels;
   const depth = options.bitDepth ?? 8;
-  const ihdr = new Uint8Array(13);
-  const view = new DataView(ihdr.buffer);
-  view.setUint32(0, width);
-  view.setUint32(4, height);
-  ihdr.set([depth, options.palette ? 3 : [0, 0, 4, 2, 6][c]!, 0, 0, options.interlaced ? 1 : 0], 8);
   function* rows(x0: number, y0: number, dx: number, dy: number): Iterable<Uint8Array> {
     const w = Math.ceil((width - x0) / dx);
     if (w <= 0) return;
@@ -97,12 +93,9 @@ export async function samplePng(width: number, height: number, options: PngOptio
     if (!options.interlaced) return yield* rows(0, 0, 1, 1);
     for (const [x0, y0, dx, dy] of ADAM7) yield* rows(x0, y0, dx, dy);
   }
-  const idat = await zlib(batched(all(), 1 << 20));
-  const signature = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
-  const idats: Uint8Array[] = [];
-  for (let at = 0; at < idat.length; at += 1 << 20) idats.push(pngChunk('IDAT', idat.subarray(at, at + (1 << 20))));
   const plte = options.palette ? [pngChunk('PLTE', options.palette)] : [];
-  return cat(signature, pngChunk('IHDR', ihdr), ...plte, ...(options.extra ?? []), ...idats, pngChunk('IEND', new Uint8Array(0)));
+  const header = { width, height, bitDepth: depth, colourType: options.palette ? 3 : COLOUR_TYPES[c], interlaced: options.interlaced };
+  return pngFile(header, await zlib(batched(all(), 1 << 20)), [...plte, ...(options.extra ?? [])]);
 }
 
 function* batched(parts: Iterable<Uint8Array>, size: number): Iterable<Uint8Array> {
@@ -429,14 +422,5 @@ export function zlibZeros(length: number): Uint8Array {
 
 /** An 8-bit PNG of `width` x `height` black (all-zero) pixels, any size, a few hundred KB at most. */
 export function blackPng(width: number, height: number, channels: 1 | 3 | 4 = 3, extra: Uint8Array[] = []): Uint8Array {
-  const ihdr = new Uint8Array(13);
-  const view = new DataView(ihdr.buffer);
-  view.setUint32(0, width);
-  view.setUint32(4, height);
-  ihdr.set([8, [0, 0, 0, 2, 6][channels]!, 0, 0, 0], 8);
-  const signature = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
-  const idat = zlibZeros((1 + width * channels) * height);
-  const idats: Uint8Array[] = [];
-  for (let at = 0; at < idat.length; at += 1 << 20) idats.push(pngChunk('IDAT', idat.subarray(at, at + (1 << 20))));
-  return cat(signature, pngChunk('IHDR', ihdr), ...extra, ...idats, pngChunk('IEND', new Uint8Array(0)));
+  return pngFile({ width, height, colourType: COLOUR_TYPES[channels] }, zlibZeros((1 + width * channels) * height), extra);
 }

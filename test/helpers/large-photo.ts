@@ -3,7 +3,7 @@ import { readHeader } from '../../src/image/header/read-header';
 import { wasmEngine } from '../../src/image/wasm';
 import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
 import { freshEngine } from '../engine/helpers';
-import { syntheticPng } from '../engine/synthetic-png';
+import { syntheticPng } from '../helpers/png';
 import { call, createKey, form } from './api';
 import { responseImage } from './images';
 

@@ -4,7 +4,7 @@ import { readFields, type ParsedBody } from '../../src/input/read-fields';
 import { admission, type ByteClaim } from '../../src/limits/admission';
 import { randomBytes } from '../helpers/crafted';
 import { toBase64 } from '../helpers/api';
-import { rejection } from '../url/fake-network';
+import { apiErrorOf } from '../helpers/errors';
 
 const encoder = new TextEncoder();
 const MAX_IMAGE = 1_000_000;
@@ -87,18 +87,18 @@ describe('multipart bodies, parsed as they arrive', () => {
     ['a field given twice', encoder.encode(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="q"\r\n\r\n1\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="q"\r\n\r\n2\r\n--${BOUNDARY}--`), /^q: given more than once/],
     ['fields of more than 64 KiB', multipartBody(TRICKY_FILE, { a: 'x'.repeat(40_000), b: 'y'.repeat(40_000) }), /take more than 64 KiB/],
   ])('refuse %s with 400', async (_, body, message) => {
-    const error = await rejection(read([body], MULTIPART));
+    const error = await apiErrorOf(read([body], MULTIPART));
     expect(error.code).toBe('bad_request');
     expect(error.message).toMatch(message);
   });
 
   it.each(['multipart/form-data', 'multipart/form-data; boundary=', `multipart/form-data; boundary=${'b'.repeat(71)}`])('refuse a bad boundary (%s) before reading', async (type) => {
-    expect((await rejection(read([multipartBody(TRICKY_FILE)], type))).message).toMatch(/malformed/);
+    expect((await apiErrorOf(read([multipartBody(TRICKY_FILE)], type))).message).toMatch(/malformed/);
   });
 
   it('refuse an image over the limit with the caller\'s 413, holding nothing after', async () => {
     const claim = admission.claim();
-    const error = await rejection(read(cut(multipartBody(new Uint8Array(MAX_IMAGE + 1)), [70_000]), MULTIPART, { claim }));
+    const error = await apiErrorOf(read(cut(multipartBody(new Uint8Array(MAX_IMAGE + 1)), [70_000]), MULTIPART, { claim }));
     expect(error.code).toBe('file_too_large');
     expect(claim.bytes).toBe(0);
   });
@@ -168,43 +168,43 @@ describe('JSON bodies, parsed as they arrive', () => {
     ['a lone last character', '{"image": "QUJDR"}', /expected base64/],
     ['fields of more than 64 KiB', JSON.stringify({ format: 'x'.repeat(70_000) }), /take more than 64 KiB/],
   ])('refuse %s with 400', async (_, json, message) => {
-    const error = await rejection(read([encoder.encode(json)], JSON_TYPE));
+    const error = await apiErrorOf(read([encoder.encode(json)], JSON_TYPE));
     expect(error.code).toBe('bad_request');
     expect(error.message).toMatch(message);
   });
 
   it('refuse base64 padding that the next piece continues', async () => {
-    const error = await rejection(read(cut(encoder.encode('{"image": "QQ==QUJD"}'), [15]), JSON_TYPE));
+    const error = await apiErrorOf(read(cut(encoder.encode('{"image": "QQ==QUJD"}'), [15]), JSON_TYPE));
     expect(error.message).toMatch(/expected base64/);
   });
 
   it('refuse invalid UTF-8 in a member with 400', async () => {
-    const error = await rejection(read([new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])], JSON_TYPE));
+    const error = await apiErrorOf(read([new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])], JSON_TYPE));
     expect(error.message).toMatch(/not valid UTF-8 JSON/);
   });
 
   it("refuse a decoded image over the limit with the caller's 413", async () => {
     const body = encoder.encode(JSON.stringify({ image: toBase64(new Uint8Array(MAX_IMAGE + 1)) }));
-    expect((await rejection(read([body], JSON_TYPE))).code).toBe('file_too_large');
+    expect((await apiErrorOf(read([body], JSON_TYPE))).code).toBe('file_too_large');
   });
 });
 
 describe('any body', () => {
   it('is refused by its type before it is read', async () => {
     for (const type of ['', 'text/plain', 'application/x-www-form-urlencoded']) {
-      expect((await rejection(read([encoder.encode('{}')], type))).message).toMatch(/Content-Type/);
+      expect((await apiErrorOf(read([encoder.encode('{}')], type))).message).toMatch(/Content-Type/);
     }
   });
 
   it('is refused with 413 when its Content-Length is over the limit', async () => {
-    expect((await rejection(read([encoder.encode('{}')], JSON_TYPE, { contentLength: 2_000_000 }))).code).toBe('file_too_large');
+    expect((await apiErrorOf(read([encoder.encode('{}')], JSON_TYPE, { contentLength: 2_000_000 }))).code).toBe('file_too_large');
   });
 
   it('is refused with 503, and holds nothing, when the isolate cannot hold what it announces', async () => {
     const held = admission.claim();
     held.grow(admission.maxBytes - 500_000);
     const claim = admission.claim();
-    const error = await rejection(read([multipartBody(TRICKY_FILE)], MULTIPART, { contentLength: 900_000, claim }));
+    const error = await apiErrorOf(read([multipartBody(TRICKY_FILE)], MULTIPART, { contentLength: 900_000, claim }));
     held.release();
     expect(error.code).toBe('service_unavailable');
     expect(claim.bytes).toBe(0);

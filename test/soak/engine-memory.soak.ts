@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { wasmEngine } from '../../src/image/wasm';
 import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
 import { call, createKey, fixture, form } from '../helpers/api';
-import { syntheticPng } from '../engine/synthetic-png';
+import { syntheticPng } from '../helpers/png';
 
 const REQUESTS = 2000;
 const MIB = 1_048_576;
 
 /** Good images of every format and size class, and hostile ones that fail inside or before the codecs. */
-const GOOD: string[] = ['api/testorig.jpg', 'api/chelsea.png', 'api/test.webp', 'api/lossy_alpha4.webp', 'api/basn6a08.png', 'api/z00n2c08.png'];
+const GOOD: string[] = ['engine/testorig.jpg', 'api/chelsea.png', 'engine/test.webp', 'engine/lossy_alpha4.webp', 'engine/pngsuite/basn6a08.png', 'engine/pngsuite/z00n2c08.png'];
 const HOSTILE = ['bad/jpeg-truncated.jpg', 'bad/png-truncated.png', 'bad/png-bomb-valid-16000x16000.png', 'bad/jpeg-bomb-header-65000x65000.jpg', 'bad/xcsn0g01.png', 'bad/two-frames.webp'];
 const OPTIONS = [{}, { format: 'webp' }, { format: 'jpeg', quality: '60' }, { format: 'png' }, { maxWidth: '64' }];
 

@@ -1,5 +1,4 @@
 import { vi } from 'vitest';
-import { ApiError } from '../../src/errors/api-error';
 import { until } from '../helpers/wait';
 
 /**
@@ -106,15 +105,4 @@ export function countingStream(totalBytes: number): {
     },
   });
   return { stream, pulled: () => pulled, cancelled: () => cancelled };
-}
-
-/** The ApiError `promise` rejects with (anything else fails the test), for checks on code, status and message. */
-export async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError, but the promise resolved');
 }

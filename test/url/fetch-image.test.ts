@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fetchImageFromUrl, URL_FETCH_DEADLINE_MS } from '../../src/input/url/fetch-image';
 import { backoffMs, MAX_ATTEMPTS } from '../../src/input/url/with-retries';
 import { COMPRESS_MAX_BYTES, MB } from '../../src/limits/sizes';
+import { apiErrorOf } from '../helpers/errors';
 import { nextTurn } from '../helpers/wait';
 import {
   countingStream,
@@ -12,7 +13,6 @@ import {
   PUBLIC_IPV4,
   publicHost,
   redirect,
-  rejection,
   WEBP,
 } from './fake-network';
 
@@ -80,7 +80,7 @@ describe('a good image', () => {
 describe('DNS blocking: url_blocked, and the image host is never fetched', () => {
   it('refuses a public-looking name that resolves to 10.0.0.1', async () => {
     const network = fakeNetwork({ dns: { 'images.example.com': { A: ['10.0.0.1'] } }, sites: { [IMAGE]: () => ok(JPEG) } });
-    const error = await rejection(fetchImageFromUrl(IMAGE));
+    const error = await apiErrorOf(fetchImageFromUrl(IMAGE));
     expect([error.status, error.code]).toEqual([400, 'url_blocked']);
     expect(network.requests).toHaveLength(0);
   });
@@ -90,7 +90,7 @@ describe('DNS blocking: url_blocked, and the image host is never fetched', () =>
       dns: { 'images.example.com': { A: [PUBLIC_IPV4], AAAA: ['fd00::1'] } },
       sites: { [IMAGE]: () => ok(JPEG) },
     });
-    expect((await rejection(fetchImageFromUrl(IMAGE))).code).toBe('url_blocked');
+    expect((await apiErrorOf(fetchImageFromUrl(IMAGE))).code).toBe('url_blocked');
     expect(network.requests).toHaveLength(0);
   });
 
@@ -99,13 +99,13 @@ describe('DNS blocking: url_blocked, and the image host is never fetched', () =>
       dns: { 'images.example.com': { CNAME: 'lb.attacker.example', A: ['127.0.0.1'] } },
       sites: { [IMAGE]: () => ok(JPEG) },
     });
-    expect((await rejection(fetchImageFromUrl(IMAGE))).code).toBe('url_blocked');
+    expect((await apiErrorOf(fetchImageFromUrl(IMAGE))).code).toBe('url_blocked');
     expect(network.requests).toHaveLength(0);
   });
 
   it('fails a name that does not resolve with 502, without fetching', async () => {
     const network = fakeNetwork({ sites: { [IMAGE]: () => ok(JPEG) } });
-    const error = await rejection(fetchImageFromUrl(IMAGE));
+    const error = await apiErrorOf(fetchImageFromUrl(IMAGE));
     expect([error.status, error.code]).toEqual([502, 'url_fetch_failed']);
     expect(network.requests).toHaveLength(0);
   });
@@ -118,7 +118,7 @@ describe('redirects: followed by hand, each hop checked before it is fetched', (
       dns: publicHost('images.example.com'),
       sites: { [IMAGE]: () => redirect(metadata), [metadata]: () => ok('secret') },
     });
-    const error = await rejection(fetchImageFromUrl(IMAGE));
+    const error = await apiErrorOf(fetchImageFromUrl(IMAGE));
     expect([error.status, error.code]).toEqual([400, 'url_blocked']);
     expect(error.message).toContain('redirected');
     expect(network.urls()).toEqual([IMAGE]);
@@ -130,7 +130,7 @@ describe('redirects: followed by hand, each hop checked before it is fetched', (
       dns: { ...publicHost('images.example.com'), 'admin.attacker.example': { A: ['192.168.0.10'] } },
       sites: { [IMAGE]: () => redirect(internal, 307), [internal]: () => ok(JPEG) },
     });
-    expect((await rejection(fetchImageFromUrl(IMAGE))).code).toBe('url_blocked');
+    expect((await apiErrorOf(fetchImageFromUrl(IMAGE))).code).toBe('url_blocked');
     expect(network.urls()).toEqual([IMAGE]);
   });
 
@@ -139,7 +139,7 @@ describe('redirects: followed by hand, each hop checked before it is fetched', (
       dns: publicHost('images.example.com'),
       sites: { [IMAGE]: () => redirect('http://images.example.com/cat.jpg', 301) },
     });
-    expect((await rejection(fetchImageFromUrl(IMAGE))).code).toBe('url_invalid');
+    expect((await apiErrorOf(fetchImageFromUrl(IMAGE))).code).toBe('url_invalid');
     expect(network.requests).toHaveLength(1);
   });
 
@@ -160,7 +160,7 @@ describe('redirects: followed by hand, each hop checked before it is fetched', (
   it('refuses a chain of 6 redirects with 502, never fetching the 7th url', async () => {
     const { start, sites } = chain(6);
     const network = fakeNetwork({ dns: publicHost('images.example.com'), sites });
-    const error = await rejection(fetchImageFromUrl(start));
+    const error = await apiErrorOf(fetchImageFromUrl(start));
     expect([error.status, error.code]).toEqual([502, 'url_fetch_failed']);
     expect(error.message).toMatch(/redirected more than 5 times/);
     expect(network.requests).toHaveLength(6);
@@ -169,7 +169,7 @@ describe('redirects: followed by hand, each hop checked before it is fetched', (
 
   it('fails a redirect without a Location with 502', async () => {
     fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => new Response(null, { status: 302 }) } });
-    expect((await rejection(fetchImageFromUrl(IMAGE))).code).toBe('url_fetch_failed');
+    expect((await apiErrorOf(fetchImageFromUrl(IMAGE))).code).toBe('url_fetch_failed');
   });
 });
 
@@ -202,7 +202,7 @@ describe('retries: network errors, 5xx and 429, 3 attempts in all', () => {
     }],
   ])('fails with 502 after 3 attempts of %s', async (_what, answer) => {
     const network = fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: answer } });
-    const error = await rejection(fetchImageFromUrl(IMAGE, UNHURRIED));
+    const error = await apiErrorOf(fetchImageFromUrl(IMAGE, UNHURRIED));
     expect([error.status, error.code]).toEqual([502, 'url_fetch_failed']);
     expect(error.message).toContain('after 3 attempts');
     expect(network.requests).toHaveLength(3);
@@ -213,7 +213,7 @@ describe('retries: network errors, 5xx and 429, 3 attempts in all', () => {
       dns: publicHost('images.example.com'),
       sites: { [IMAGE]: () => new Response('gone', { status: 404 }) },
     });
-    const error = await rejection(fetchImageFromUrl(IMAGE));
+    const error = await apiErrorOf(fetchImageFromUrl(IMAGE));
     expect([error.status, error.code]).toEqual([502, 'url_fetch_failed']);
     expect(error.message).toContain('404');
     expect(network.requests).toHaveLength(1);
@@ -235,7 +235,7 @@ describe('retries: network errors, 5xx and 429, 3 attempts in all', () => {
 
   it('retries a failing DNS-over-HTTPS lookup, then fails with 502 without fetching', async () => {
     const queries = failingDoh(() => 503);
-    const error = await rejection(fetchImageFromUrl(IMAGE, UNHURRIED));
+    const error = await apiErrorOf(fetchImageFromUrl(IMAGE, UNHURRIED));
     expect([error.status, error.code]).toEqual([502, 'url_fetch_failed']);
     expect(Math.max(queries('A'), queries('AAAA'))).toBe(3);
   });
@@ -244,7 +244,7 @@ describe('retries: network errors, 5xx and 429, 3 attempts in all', () => {
     fakeTimers();
     // A is retried after a 503; AAAA's 400 fails the fetch at once, while A waits out its backoff.
     const queries = failingDoh((type) => (type === 'A' ? 503 : 400));
-    const error = await rejection(fetchImageFromUrl(IMAGE));
+    const error = await apiErrorOf(fetchImageFromUrl(IMAGE));
     expect([error.status, error.code]).toEqual([502, 'url_fetch_failed']);
     expect(queries('A')).toBe(1);
     // Past every backoff and the deadline: A's pause ends, and nothing follows it.
@@ -262,7 +262,7 @@ describe('one deadline for everything: 504 url_timeout', () => {
   it('gives up on a server that never answers when the deadline passes, not after 3 attempts of it', async () => {
     fakeTimers();
     const network = fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: never } });
-    const fetching = rejection(fetchImageFromUrl(IMAGE));
+    const fetching = apiErrorOf(fetchImageFromUrl(IMAGE));
     await network.requested(1);
     await vi.advanceTimersByTimeAsync(URL_FETCH_DEADLINE_MS - 1);
     expect(network.requests[0]!.signal.aborted).toBe(false);
@@ -288,13 +288,13 @@ describe('one deadline for everything: 504 url_timeout', () => {
       },
     });
     fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => ok(trickle) } });
-    expect((await rejection(fetchImageFromUrl(IMAGE, { deadlineMs: 300 }))).code).toBe('url_timeout');
+    expect((await apiErrorOf(fetchImageFromUrl(IMAGE, { deadlineMs: 300 }))).code).toBe('url_timeout');
     expect(cancelled).toBe(true);
   });
 
   it('counts DNS lookups against the deadline', async () => {
     vi.spyOn(globalThis, 'fetch').mockImplementation(never);
-    expect((await rejection(fetchImageFromUrl(IMAGE, { deadlineMs: 200 }))).code).toBe('url_timeout');
+    expect((await apiErrorOf(fetchImageFromUrl(IMAGE, { deadlineMs: 200 }))).code).toBe('url_timeout');
   });
 
   it('counts retries and their pauses against the deadline', async () => {
@@ -304,7 +304,7 @@ describe('one deadline for everything: 504 url_timeout', () => {
       sites: { [IMAGE]: () => new Response('busy', { status: 503 }) },
     });
     // 100 ms + 300 ms of backoff cannot fit in 250 ms: the deadline ends the second pause, and no third attempt is made.
-    const fetching = rejection(fetchImageFromUrl(IMAGE, { deadlineMs: 250 }));
+    const fetching = apiErrorOf(fetchImageFromUrl(IMAGE, { deadlineMs: 250 }));
     await network.requested(1);
     await vi.advanceTimersByTimeAsync(backoffMs(1));
     await network.requested(2);
@@ -323,7 +323,7 @@ describe('size: 413 url_too_large over 10 MB', () => {
         [IMAGE]: () => new Response(body.stream, { headers: { 'Content-Length': String(COMPRESS_MAX_BYTES + 1) } }),
       },
     });
-    const error = await rejection(fetchImageFromUrl(IMAGE));
+    const error = await apiErrorOf(fetchImageFromUrl(IMAGE));
     expect([error.status, error.code]).toEqual([413, 'url_too_large']);
     expect(error.message).toBe('The image at the url exceeds 10 MB.');
     expect(body.pulled()).toBeLessThanOrEqual(64 * 1024); // at most the stream's own first prefetch
@@ -332,7 +332,7 @@ describe('size: 413 url_too_large over 10 MB', () => {
   it('cuts an 11 MB body sent without Content-Length near 10 MB, and cancels it', async () => {
     const body = countingStream(11 * MB);
     fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => ok(body.stream) } });
-    const error = await rejection(fetchImageFromUrl(IMAGE));
+    const error = await apiErrorOf(fetchImageFromUrl(IMAGE));
     expect([error.status, error.code]).toEqual([413, 'url_too_large']);
     expect(error.message).toBe('The image at the url exceeds 10 MB.');
     expect(body.pulled()).toBeGreaterThan(COMPRESS_MAX_BYTES);
@@ -349,7 +349,7 @@ describe('content: 400 url_invalid_content unless the bytes are JPEG, PNG or Web
     ['an empty body', '', 'image/jpeg'],
   ])('refuses %s', async (_what, body, type) => {
     fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => ok(body, type) } });
-    const error = await rejection(fetchImageFromUrl(IMAGE));
+    const error = await apiErrorOf(fetchImageFromUrl(IMAGE));
     expect([error.status, error.code]).toEqual([400, 'url_invalid_content']);
   });
 });

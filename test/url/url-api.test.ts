@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { call, createKey, errorBody } from '../helpers/api';
+import { compress, createKey, errorBody } from '../helpers/api';
 import { fixture } from '../helpers/fixtures';
 import { URL_FETCH_DEADLINE_MS } from '../../src/input/url/fetch-image';
 import { MB } from '../../src/limits/sizes';
+import { compressionsThisMonth } from '../helpers/usage';
 import { countingStream, fakeNetwork, publicHost } from './fake-network';
 
 afterEach(() => {
@@ -12,23 +13,12 @@ afterEach(() => {
 
 const IMAGE = 'https://images.example.com/photo.png';
 
-async function compressUrl(fields: Record<string, unknown>, key?: string): Promise<Response> {
-  const apiKey = key ?? (await createKey('business')).key;
-  return call('/v1/compress', {
-    method: 'POST',
-    headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' },
-    body: JSON.stringify(fields),
-  });
-}
-
-async function monthlyUsage(key: string): Promise<number> {
-  const response = await call('/v1/usage', { headers: { 'X-API-Key': key } });
-  return ((await response.json()) as { usage: { current: number } }).usage.current;
-}
+/** A JSON request with these fields, with `key` or a fresh business key. */
+const compressUrl = (fields: Record<string, unknown>, key?: string) => compress(JSON.stringify(fields), {}, key ? { 'X-API-Key': key } : {});
 
 describe('POST /v1/compress with a url', () => {
   it('compresses the fetched image; X-Original-Size is the fetched size', async () => {
-    const png = await fixture('container/basn2c08.png');
+    const png = await fixture('engine/pngsuite/basn2c08.png');
     fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => new Response(png) } });
     const response = await compressUrl({ url: IMAGE, format: 'png' });
     expect(response.status).toBe(200);
@@ -37,7 +27,7 @@ describe('POST /v1/compress with a url', () => {
   });
 
   it('prefers url over image when both are given', async () => {
-    const png = await fixture('container/basn2c08.png');
+    const png = await fixture('engine/pngsuite/basn2c08.png');
     const network = fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => new Response(png) } });
     const response = await compressUrl({ url: IMAGE, image: 'bm90IGFuIGltYWdl' });
     expect(response.status).toBe(200);
@@ -65,7 +55,7 @@ describe('POST /v1/compress with a url', () => {
   });
 
   it('fetches port 443 only: an explicit :443 is the same url, a redirect to another port is 400 url_blocked and not fetched', async () => {
-    const png = await fixture('container/basn2c08.png');
+    const png = await fixture('engine/pngsuite/basn2c08.png');
     const elsewhere = 'https://images.example.com:8080/photo.png';
     const network = fakeNetwork({
       dns: publicHost('images.example.com'),
@@ -125,7 +115,7 @@ describe('POST /v1/compress with a url', () => {
     expect(response.status).toBe(502);
     expect((await errorBody(response)).error).toBe('url_fetch_failed');
     expect(network.requests).toHaveLength(3);
-    expect(await monthlyUsage(key)).toBe(0);
+    expect(await compressionsThisMonth(key)).toBe(0);
   });
 
   it('answers 504 url_timeout when the server never answers, once the 5000 ms deadline has passed', async () => {

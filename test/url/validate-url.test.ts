@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fetchImageFromUrl } from '../../src/input/url/fetch-image';
 import { validateUrlSyntax } from '../../src/input/url/validate-url';
-import { fakeNetwork, rejection } from './fake-network';
+import { apiErrorOf } from '../helpers/errors';
+import { fakeNetwork } from './fake-network';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -92,7 +93,7 @@ describe('every spelling of a blocked destination: url_blocked, with no network 
 
   it.each(blockedSpellings)('fetchImageFromUrl refuses %s (%s)', async (url) => {
     const network = fakeNetwork({});
-    const error = await rejection(fetchImageFromUrl(url));
+    const error = await apiErrorOf(fetchImageFromUrl(url));
     expect(error.code).toBe('url_blocked');
     expect(error.status).toBe(400);
     expect(network.dnsQueries).toHaveLength(0);

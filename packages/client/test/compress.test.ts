@@ -79,8 +79,9 @@ describe('compress', () => {
         pulls++;
         if (pulls === 1) controller.enqueue(firstPart);
         else if (pulls < 6) {
-          // The rest comes slowly: by now the first part must have reached the server.
-          await new Promise((r) => setTimeout(r, 100));
+          // The rest comes only once the first part has reached the server: a client that read the whole
+          // source before sending would wait here for ever (the test's timeout).
+          while (receivedBeforeEnd < firstPart.length) await new Promise((r) => setTimeout(r, 5));
           controller.enqueue(new Uint8Array(1000));
         } else {
           sourceEnded = true;

@@ -20,6 +20,17 @@ export const ORIENTATION_SHIFT = 8;
 export const FAIL_UNSUPPORTED = 1;
 export const FAIL_MEMORY = 2;
 export const FAIL_INTERNAL = 3;
+/** JS's own: the job's watch stopped it (its CPU budget spent, or far past its prediction: job-watch.ts). */
+export const FAIL_CPU = 4;
+
+/** `kind` of the `progress` import, from codecs/src/progress.h: what the units count. */
+export const PROGRESS_DECODED = 1;
+export const PROGRESS_SCANNED = 2;
+export const PROGRESS_SCAN_START = 3;
+export const PROGRESS_ENCODED = 4;
+export const PROGRESS_ENCODER_STEP = 5;
+export const PROGRESS_ALPHA_PERCENT = 6;
+export const PROGRESS_FRAME_DECODED = 7;
 
 export interface EngineExports {
   /** width x height is the output as displayed; inWidth x inHeight the stored size the header says. */

@@ -1,5 +1,6 @@
 import type { ImageHeader, OutputSpec } from '../types';
-import { type EncoderPlan, type JpegPlan, jpegDecodeScale } from './memory-model';
+import { PROGRESS_ALPHA_PERCENT, PROGRESS_DECODED, PROGRESS_ENCODED, PROGRESS_ENCODER_STEP, PROGRESS_FRAME_DECODED, PROGRESS_SCANNED } from './abi';
+import { type EncoderPlan, type JpegPlan, decodedSize, jpegDecodeScale } from './memory-model';
 
 /**
  * The engine's CPU model, beside its memory model: the work of one job predicted from the header as
@@ -14,6 +15,14 @@ const CPU_TERMS = {
   jpegHuffmanMsPerMp: 20,
   /** Progressive input is decoded scan by scan into the coefficient buffer first. Measured: 58 ms/MP at 1/8. */
   progressiveJpegExtraMsPerMp: 50,
+  /**
+   * Into the coefficient buffer every scan visits every block of its components, however few bytes it has
+   * (the header counts them: scanBlocks). Measured: 8 to 14 ns a block on 100 to 200 copies of one AC scan
+   * coded as EOB runs (4000x4000 grey, issue 19's scan bomb).
+   */
+  jpegScanMsPerMillionBlocks: 20,
+  /** An AC refinement scan visits every coefficient of its band in each block (refinedCoefficients). Measured: 1.3 ns each. */
+  jpegRefineMsPerMillionCoefficients: 2.5,
   /** libspng: inflate, unfilter, RGBA8 rows. Measured: 77 ms/MP on noise, resampling included. */
   pngDecodeMsPerMp: 100,
   /** Adam7: seven passes assembled into a frame. */
@@ -43,6 +52,19 @@ const CPU_TERMS = {
   pngLossyTrialsMsPerMp: 1300,
 } as const;
 
+/**
+ * The share of an encoder's work done as its rows arrive (reported per row); the rest comes after the last
+ * row, reported in steps (libwebp's macroblocks, progressive jpegli's block rows), and for a WebP whose
+ * alpha libwebp codes losslessly, that coder's share, reported in percent. The shares only spread the
+ * predicted work over the job, so that the engine hands the event loop back every so much of it: the bench
+ * measures the longest hold they leave (docs/benchmarks.md). Measured on 1 MP noise at q90: libwebp's
+ * alpha coder took 170 to 360 ms of 450 to 630.
+ */
+const ENCODER_ROW_SHARE = { progressive: 0.5, optimized: 1, streaming: 1, baseline: 1, webp: 0.05, png: 1 } as const;
+const WEBP_LOSSLESS_ALPHA_SHARE = 0.4;
+/** Adam7 PNG and lossless WebP decode into a whole frame (reported as they go), then hand its rows on. */
+const FRAME_DECODE_SHARE = 0.8;
+
 const JPEG_ENCODE_MS_PER_MP: Record<JpegPlan, number> = {
   progressive: CPU_TERMS.jpegliProgressiveEncodeMsPerMp,
   optimized: CPU_TERMS.jpegliOptimizedEncodeMsPerMp,
@@ -52,19 +74,31 @@ const JPEG_ENCODE_MS_PER_MP: Record<JpegPlan, number> = {
 
 const MP = 1e6;
 
-function decodeMs(header: ImageHeader, out: OutputSpec): number {
+/** Decoding into rows, per pass: what the decoder does as it hands each row on (not a JPEG's scans into its coefficient buffer). */
+function decodeRowsMs(header: ImageHeader, out: OutputSpec): number {
   const mp = (header.width * header.height) / MP;
   switch (header.format) {
     case 'jpeg': {
       const scale = jpegDecodeScale(header, out);
       const idct = (CPU_TERMS.jpegDecodeMsPerMp - CPU_TERMS.jpegHuffmanMsPerMp) * scale * scale;
-      return mp * (CPU_TERMS.jpegHuffmanMsPerMp + idct + (header.coefficientsBuffered ? CPU_TERMS.progressiveJpegExtraMsPerMp : 0));
+      // A buffered file's Huffman decoding happens in its scans (scanMs).
+      return mp * ((header.coefficientsBuffered ? 0 : CPU_TERMS.jpegHuffmanMsPerMp) + idct);
     }
     case 'png':
       return mp * (CPU_TERMS.pngDecodeMsPerMp + (header.interlaced ? CPU_TERMS.interlacedPngExtraMsPerMp : 0));
     case 'webp':
       return mp * CPU_TERMS.webpDecodeMsPerMp;
   }
+}
+
+/** A JPEG that holds its coefficients reads its scans into them first, per pass: the data, and every block each scan visits. */
+function scanMs(header: ImageHeader): number {
+  if (header.format !== 'jpeg' || !header.coefficientsBuffered) return 0;
+  const mp = (header.width * header.height) / MP;
+  return (
+    mp * (CPU_TERMS.jpegHuffmanMsPerMp + CPU_TERMS.progressiveJpegExtraMsPerMp) +
+    (header.scanBlocks * CPU_TERMS.jpegScanMsPerMillionBlocks + header.refinedCoefficients * CPU_TERMS.jpegRefineMsPerMillionCoefficients) / 1e6
+  );
 }
 
 function encodeMs(out: OutputSpec, plan: EncoderPlan): number {
@@ -84,13 +118,81 @@ function encodeMs(out: OutputSpec, plan: EncoderPlan): number {
 }
 
 /**
- * Predicted CPU milliseconds of a job. PNG output decodes the input twice (a pass to count colours,
- * one to write) above 1 MP; up to 1 MP it decodes once into a frame at output size and every further
- * pass replays that frame (codecs/src/engine.c), so the input's size is paid once.
+ * Rows the encoder takes in per output pixel: PNG output of 1 MP or less deflates it in trial passes
+ * (codecs/src/engine.c), those with zlib's fast strategies (Huffman-only, RLE) counted a quarter.
  */
-export function estimateCpuMs(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
-  const resized = out.width * out.height < header.width * header.height;
-  const decodePasses = out.format === 'png' && out.width * out.height > MP ? 2 : 1;
+function encoderRowPasses(out: OutputSpec): number {
+  if (out.format !== 'png' || out.width * out.height > MP) return 1;
+  // Lossless: four strategies (two fast) and the write. Lossy at most: two fast counts, two exact ones, the four strategies if lossless wins, the write.
+  return out.quality < 100 ? 0.5 + 2 + 2.5 + 1 : 2.5 + 1;
+}
+
+/** codecs/src/webp-encode.c: a macroblock after libwebp's analysis pass counts this many steps. */
+const WEBP_ENCODE_STEPS = 4;
+
+/** jpegli's progressive script (progressive level 2): a DC scan and four AC scans of each component. */
+const JPEGLI_SCANS_PER_COMPONENT = 5;
+
+/**
+ * The encoder's steps after its rows (codecs/src/progress.h): libwebp's macroblocks in each pass (analysis
+ * and encoding; low_memory adds a statistics pass); progressive jpegli's block rows read from its
+ * coefficient buffer, once as the rows store them and once per scan as it tokenises them.
+ */
+function encoderSteps(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+  // The analysis pass, then one pass (two in low_memory) counted WEBP_ENCODE_STEPS a macroblock.
+  if (out.format === 'webp') return (1 + WEBP_ENCODE_STEPS * (plan.webpLowMemory ? 2 : 1)) * Math.ceil(out.width / 16) * Math.ceil(out.height / 16);
+  if (out.format !== 'jpeg' || plan.jpeg !== 'progressive') return 0;
+  // 4:2:0 (luma, then two chroma at half height) or grey; block rows padded to the MCU.
+  const mcuRows = Math.ceil(out.height / (header.grey ? 8 : 16));
+  const blockRows = header.grey ? mcuRows : 2 * mcuRows + 2 * mcuRows;
+  return blockRows * (1 + JPEGLI_SCANS_PER_COMPONENT);
+}
+
+function encoderRowShare(out: OutputSpec, plan: EncoderPlan): number {
+  return ENCODER_ROW_SHARE[out.format === 'jpeg' ? plan.jpeg : out.format];
+}
+
+/** A job's predicted work: its CPU milliseconds, and the model milliseconds each unit of each kind of reported progress stands for. */
+export interface JobWork {
+  ms: number;
+  msPerUnit: Readonly<Record<number, number>>;
+}
+
+/**
+ * Predicted work of a job. PNG output decodes the input twice (a pass to count colours, one to write) above
+ * 1 MP; up to 1 MP it decodes once into a frame at output size and every further pass replays that frame
+ * (codecs/src/engine.c), so the input's size is paid once. The engine counts the work its stages report
+ * against this (job-watch.ts): an honest job's count comes to about `ms`.
+ */
+export function jobWork(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): JobWork {
+  const outPixels = out.width * out.height;
+  const decoded = decodedSize(header, out);
+  const resized = outPixels < header.width * header.height;
+  const decodePasses = out.format === 'png' && outPixels > MP ? 2 : 1;
   const resample = resized ? ((header.width * header.height) / MP) * CPU_TERMS.resampleMsPerMp : 0;
-  return Math.ceil(decodePasses * (decodeMs(header, out) + resample) + encodeMs(out, plan));
+  const framed = (header.format === 'png' && header.interlaced) || (header.format === 'webp' && header.lossless);
+  const decode = decodeRowsMs(header, out);
+  const frame = framed ? decode * FRAME_DECODE_SHARE : 0;
+  const rows = decode - frame + resample;
+  const scans = scanMs(header);
+  const encode = encodeMs(out, plan);
+  const rowShare = encoderRowShare(out, plan);
+  const alphaShare = out.format === 'webp' && header.hasAlpha && !plan.ownWebpAlpha ? WEBP_LOSSLESS_ALPHA_SHARE : 0;
+  const steps = encoderSteps(header, out, plan);
+  return {
+    ms: decodePasses * (frame + rows + scans) + encode,
+    msPerUnit: {
+      [PROGRESS_FRAME_DECODED]: frame / (header.width * header.height),
+      [PROGRESS_DECODED]: rows / (decoded.width * decoded.height),
+      [PROGRESS_SCANNED]: scans / Math.max(1, header.scanBlocks),
+      [PROGRESS_ENCODED]: (encode * rowShare) / (outPixels * encoderRowPasses(out)),
+      [PROGRESS_ENCODER_STEP]: steps > 0 ? (encode * (1 - rowShare - alphaShare)) / steps : 0,
+      [PROGRESS_ALPHA_PERCENT]: (encode * alphaShare) / 100,
+    },
+  };
+}
+
+/** Predicted CPU milliseconds of a job (jobWork's). */
+export function estimateCpuMs(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+  return Math.ceil(jobWork(header, out, plan).ms);
 }

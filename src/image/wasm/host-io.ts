@@ -1,5 +1,7 @@
 import { FAIL_INTERNAL, FAIL_MEMORY } from './abi';
 import type { EngineMemory } from './engine-memory';
+import type { JobWatch } from './job-watch';
+import { hasJspi, suspending } from './jspi';
 
 /** What C reported through the `fail` import; thrown out of the WASM call. */
 export class EngineFailure extends Error {
@@ -41,10 +43,19 @@ export class HostIo {
   peakOutputBytes = 0;
   /** How many times the job read the input from its start (a decode pass each). */
   inputPasses = 0;
+  /** How many times the job handed the event loop back. */
+  yields = 0;
+  /** Counts the job's work and says when the event loop is due back (job-watch.ts). */
+  private watch: JobWatch | undefined;
 
-  constructor(private readonly memory: EngineMemory) {}
+  constructor(
+    private readonly memory: EngineMemory,
+    private readonly yieldToEventLoop: () => Promise<void>,
+  ) {}
 
-  start(input: Uint8Array, plannedOutputBytes: number): void {
+  start(input: Uint8Array, plannedOutputBytes: number, watch: JobWatch): void {
+    this.watch = watch;
+    this.yields = 0;
     this.input = input;
     this.position = 0;
     this.planned = plannedOutputBytes;
@@ -69,6 +80,7 @@ export class HostIo {
 
   /** Forgets the job's buffers (after finish, or when the job failed). */
   end(): void {
+    this.watch = undefined;
     this.releaseOutput();
     this.releaseOutput = () => {};
     this.input = new Uint8Array(0);
@@ -100,6 +112,15 @@ export class HostIo {
           this.countOutput();
         },
         output_write: (ptr: number, len: number) => this.append(bytes().subarray(ptr, ptr + len)),
+        progress: (kind: number, units: number) => this.watch?.progress(kind, units) ?? 0,
+        // Without JSPI the job cannot hand the loop back; the watch still learns how its work runs.
+        yield: hasJspi
+          ? suspending(async () => {
+              this.yields++;
+              await this.yieldToEventLoop();
+              this.watch?.resumed();
+            })
+          : () => this.watch?.resumed(),
         fail: (kind: number, ptr: number, len: number) => {
           throw new EngineFailure(kind, new TextDecoder().decode(bytes().subarray(ptr, ptr + len)));
         },

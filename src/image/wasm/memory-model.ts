@@ -199,7 +199,7 @@ export function jpegDecodeScale(header: ImageHeader, out: OutputSpec): number {
 }
 
 /** The size the decoder hands to the resampler (JPEG may scale in the DCT first). */
-function decodedSize(header: ImageHeader, out: OutputSpec): { width: number; height: number } {
+export function decodedSize(header: ImageHeader, out: OutputSpec): { width: number; height: number } {
   if (header.format !== 'jpeg') return header;
   const scale = jpegDecodeScale(header, out);
   return { width: Math.ceil(header.width * scale), height: Math.ceil(header.height * scale) };

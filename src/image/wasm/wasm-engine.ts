@@ -1,14 +1,16 @@
 import { ApiError } from '../../errors/api-error';
+import { PAID_CPU_BUDGET_MS } from '../../limits/cpu';
 import type { ImageEngine } from '../engine';
 import { libjpegTurboQuality } from '../quality-scale';
 import type { ImageHeader, OutputSpec } from '../types';
 import {
+  FAIL_CPU,
   FAIL_MEMORY,
   FAIL_UNSUPPORTED,
   FLAG_JPEG_ADAPTIVE_QUANTIZATION,
+  FLAG_JPEG_ALIGN,
   FLAG_JPEG_OPTIMIZE,
   FLAG_JPEG_RECODE,
-  FLAG_JPEG_ALIGN,
   FLAG_LIBJPEG_TURBO,
   FLAG_OWN_WEBP_ALPHA,
   FLAG_PROGRESSIVE,
@@ -18,8 +20,10 @@ import {
   type EngineExports,
 } from './abi';
 import { EngineMemory } from './engine-memory';
-import { estimateCpuMs } from './cpu-model';
+import { estimateCpuMs, jobWork } from './cpu-model';
 import { EngineFailure, HostIo } from './host-io';
+import { JobWatch } from './job-watch';
+import { promising } from './jspi';
 import { type EncoderPlan, type JpegPlan, RETIRE_AFTER_BYTES, estimatePeakBytes, planEncoder, plannedOutputBytes } from './memory-model';
 
 /**
@@ -41,15 +45,30 @@ export interface WasmEngine extends ImageEngine {
   /** WASM memory the engine holds for its next job (0 once a large job's memory has been retired). */
   memoryBytes(): number;
   /**
-   * What the last successful job used: the WASM memory it needed (the top of the instance's heap; the
-   * job's alone when it ran on a fresh instance), its output buffer at its largest, and how many times
-   * it decoded the input.
+   * What the last job used (a failed one too): the WASM memory it needed (the top of the instance's heap;
+   * the job's alone when it ran on a fresh instance), its output buffer at its largest, how many times it
+   * decoded the input, its predicted and counted work (model ms), the most work it did between two
+   * hand-backs of the event loop, and how many hand-backs it made.
    */
-  lastJob(): { wasmBytes: number; outputBufferBytes: number; inputPasses: number };
+  lastJob(): JobReport;
   /** The most the engine held (WASM memory and counted JS buffers) since the last call. */
   takePeak(): number;
   /** How many jobs the engine has started: a refusal before any engine work leaves it unchanged. */
   jobsStarted(): number;
+  /** A job is in the engine (suspended while it has handed the event loop back, or running). */
+  jobRunning(): boolean;
+}
+
+export interface JobReport {
+  wasmBytes: number;
+  outputBufferBytes: number;
+  inputPasses: number;
+  predictedMs: number;
+  workMs: number;
+  longestSliceMs: number;
+  yields: number;
+  /** Units of work the stages reported, by kind (abi.ts PROGRESS_*). */
+  units: Record<number, number>;
 }
 
 export interface WasmEngineOptions {
@@ -61,6 +80,31 @@ export interface WasmEngineOptions {
   budgetBytes?: number;
   /** jpegli's adaptive quantisation (the bench measures both); JPEGLI_ADAPTIVE_QUANTIZATION by default. */
   jpegAdaptiveQuantization?: boolean;
+  /** How a job hands the event loop back (under JSPI): a timer, which lets other requests' events in. */
+  yieldToEventLoop?: () => Promise<void>;
+  /** The clock the watch reads at hand-backs (job-watch.ts). */
+  clock?: () => number;
+  /** Tests of the watch scale the predicted work down (1: the model's). */
+  predictionScale?: number;
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** What the module or the watch reported, as the API's error. */
+function asApiError(error: unknown, header: ImageHeader): unknown {
+  if (!(error instanceof EngineFailure)) return error;
+  switch (error.kind) {
+    case FAIL_UNSUPPORTED:
+      return new ApiError('unsupported_image', `The ${header.format.toUpperCase()} data cannot be decoded: ${error.message}.`, { cause: error });
+    case FAIL_MEMORY:
+      return new ApiError('image_too_large', 'The image needs more memory than the service has for one image.', { cause: error });
+    case FAIL_CPU:
+      return new ApiError('image_too_large', `The image took too long to process: ${error.message}. Send a smaller image, or a smaller maxWidth/maxHeight.`, {
+        cause: error,
+      });
+    default:
+      return error;
+  }
 }
 
 /**
@@ -73,14 +117,21 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
   const plan = options.plan ?? planEncoder;
   const retireAfter = options.retireAfterBytes ?? RETIRE_AFTER_BYTES;
   const adaptiveQuantization = options.jpegAdaptiveQuantization ?? JPEGLI_ADAPTIVE_QUANTIZATION;
+  const clock = options.clock ?? Date.now;
   const memory = new EngineMemory(options.budgetBytes);
-  const io = new HostIo(memory);
-  let live: EngineExports | undefined;
-  let last = { wasmBytes: 0, outputBufferBytes: 0, inputPasses: 0 };
+  const io = new HostIo(memory, options.yieldToEventLoop ?? nextTurn);
+  let live: { exports: EngineExports; transcode: (...args: Parameters<EngineExports['transcode']>) => Promise<void> } | undefined;
+  let last: JobReport = { wasmBytes: 0, outputBufferBytes: 0, inputPasses: 0, predictedMs: 0, workMs: 0, longestSliceMs: 0, yields: 0, units: {} };
   let started = 0;
+  let inJob = false;
+  // A job may wait, suspended, for its turn of the event loop: the next one starts after it ends.
+  let running: Promise<unknown> = Promise.resolve();
 
-  function instance(): EngineExports {
-    live ??= new WebAssembly.Instance(module, io.imports(memory.acquire())).exports as unknown as EngineExports;
+  function instance() {
+    if (!live) {
+      const exports = new WebAssembly.Instance(module, io.imports(memory.acquire())).exports as unknown as EngineExports;
+      live = { exports, transcode: promising(exports.transcode) };
+    }
     return live;
   }
 
@@ -89,50 +140,61 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     memory.retire();
   }
 
+  async function run(input: Uint8Array, header: ImageHeader, out: OutputSpec, cpuBudgetMs: number): Promise<Uint8Array> {
+    started++;
+    inJob = true;
+    const { exports, transcode } = instance();
+    const chosen = plan(header, out);
+    const flags =
+      (out.format === 'jpeg' ? JPEG_FLAGS[chosen.jpeg] : 0) |
+      (adaptiveQuantization ? FLAG_JPEG_ADAPTIVE_QUANTIZATION : 0) |
+      (chosen.ownWebpAlpha ? FLAG_OWN_WEBP_ALPHA : 0) |
+      (chosen.webpLowMemory ? FLAG_WEBP_LOW_MEMORY : 0) |
+      (out.recode ? FLAG_JPEG_RECODE : 0) |
+      (out.alignSteps ? FLAG_JPEG_ALIGN : 0) |
+      ((out.orientation ?? 1) << ORIENTATION_SHIFT);
+    const work = jobWork(header, out, chosen);
+    const scale = options.predictionScale ?? 1;
+    const watch = new JobWatch({ ms: work.ms * scale, msPerUnit: work.msPerUnit }, { budgetMs: cpuBudgetMs, scans: header.scans }, clock);
+    const report = () => {
+      watch.finish();
+      last = { ...last, predictedMs: work.ms, workMs: watch.workMs, longestSliceMs: watch.longestSliceMs, yields: io.yields, units: watch.units };
+    };
+    io.start(input, out.recode ? header.fileBytes + 65536 : plannedOutputBytes(header, out, chosen), watch);
+    try {
+      const quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' && !out.recode ? libjpegTurboQuality(out.quality) : out.quality;
+      await transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, out.width, out.height, flags, header.width, header.height);
+      last = { ...last, wasmBytes: exports.heap_top(), outputBufferBytes: io.peakOutputBytes, inputPasses: io.inputPasses };
+      report();
+      const output = io.finish();
+      if (memory.wasmBytes() > retireAfter) retire();
+      return output;
+    } catch (error) {
+      report();
+      io.end();
+      retire();
+      throw asApiError(error, header);
+    } finally {
+      inJob = false;
+    }
+  }
+
   return {
     estimatePeakBytes: (header, out) => estimatePeakBytes(header, out, plan(header, out)),
     estimateCpuMs: (header, out) => estimateCpuMs(header, out, plan(header, out)),
 
     holdJs: (bytes) => memory.holdJs(bytes),
 
-    async transcode(input, header, out) {
-      started++;
-      const exports = instance();
-      const chosen = plan(header, out);
-      const flags =
-        (out.format === 'jpeg' ? JPEG_FLAGS[chosen.jpeg] : 0) |
-        (adaptiveQuantization ? FLAG_JPEG_ADAPTIVE_QUANTIZATION : 0) |
-        (chosen.ownWebpAlpha ? FLAG_OWN_WEBP_ALPHA : 0) |
-        (chosen.webpLowMemory ? FLAG_WEBP_LOW_MEMORY : 0) |
-        (out.recode ? FLAG_JPEG_RECODE : 0) |
-        (out.alignSteps ? FLAG_JPEG_ALIGN : 0) |
-        ((out.orientation ?? 1) << ORIENTATION_SHIFT);
-      io.start(input, out.recode ? header.fileBytes + 65536 : plannedOutputBytes(header, out, chosen));
-      try {
-        const quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' && !out.recode ? libjpegTurboQuality(out.quality) : out.quality;
-        exports.transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, out.width, out.height, flags, header.width, header.height);
-        last = { wasmBytes: exports.heap_top(), outputBufferBytes: io.peakOutputBytes, inputPasses: io.inputPasses };
-        const output = io.finish();
-        if (memory.wasmBytes() > retireAfter) retire();
-        return output;
-      } catch (error) {
-        io.end();
-        retire();
-        if (error instanceof EngineFailure && error.kind === FAIL_UNSUPPORTED) {
-          throw new ApiError('unsupported_image', `The ${header.format.toUpperCase()} data cannot be decoded: ${error.message}.`, {
-            cause: error,
-          });
-        }
-        if (error instanceof EngineFailure && error.kind === FAIL_MEMORY) {
-          throw new ApiError('image_too_large', 'The image needs more memory than the service has for one image.', { cause: error });
-        }
-        throw error;
-      }
+    transcode(input, header, out, limits = {}) {
+      const job = running.then(() => run(input, header, out, limits.cpuBudgetMs ?? PAID_CPU_BUDGET_MS));
+      running = job.catch(() => undefined);
+      return job;
     },
 
     memoryBytes: () => memory.liveBytes(),
     lastJob: () => last,
     takePeak: () => memory.takePeak(),
     jobsStarted: () => started,
+    jobRunning: () => inJob,
   };
 }

@@ -226,6 +226,8 @@ export interface components {
         "RateLimit-Reset": number;
         /** @description Seconds to wait before trying again (every 429, and 503 `service_unavailable`). */
         "Retry-After": number;
+        /** @description Where the answer's time went, on every answer of the API, errors included: one `d1` or `do` entry per round trip to shared state made before the answer (D1, or a Durable Object), in order, with its `dur` in milliseconds and a `desc` naming the call (e.g. `do;dur=3.2;desc="ACCOUNT_GATE.admit"`), then the stages the request reached: `auth` (the key to its account), `limits` (the account's key state, minute window and quota slot, or the demo's windows), `fetch` (an image at a `url`), `queue` (waiting for the engine), `engine` (the image jobs), and `total`. A keyed request whose key the serving isolate has seen makes one round trip before its answer. */
+        "Server-Timing": string;
     };
     pathItems: never;
 }
@@ -243,6 +245,7 @@ export interface operations {
             /** @description The service is up. */
             200: {
                 headers: {
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -252,6 +255,7 @@ export interface operations {
             /** @description `internal_error`: An unexpected error occurred. */
             500: {
                 headers: {
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -288,6 +292,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -314,6 +319,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -328,6 +334,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -348,6 +355,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -367,6 +375,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -381,6 +390,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -395,6 +405,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -410,6 +421,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -424,6 +436,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -461,6 +474,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -480,6 +494,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -495,6 +510,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -514,6 +530,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -530,6 +547,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -545,6 +563,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -561,6 +580,7 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -586,6 +606,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -600,6 +621,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -615,6 +637,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -629,6 +652,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -644,6 +668,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
                     [name: string]: unknown;
                 };
                 content: {
