@@ -15,6 +15,7 @@ const m = await importSources(dir, 'model', [
   "export { baseHeader } from './src/image/header/header-defaults';",
   "export { fitSize } from './src/image/steps/fit-size';",
   "export { encoderQuality } from './src/image/quality-scale';",
+  "export { COMPRESS_MAX_BYTES } from './src/limits/sizes';",
 ]);
 rmSync(dir, { recursive: true, force: true });
 
@@ -22,7 +23,9 @@ const S420 = [{ h: 2, v: 2 }, { h: 1, v: 1 }, { h: 1, v: 1 }];
 const S444 = [{ h: 1, v: 1 }, { h: 1, v: 1 }, { h: 1, v: 1 }];
 /**
  * The file's size per pixel counts too (a WebP decoder holds the whole file; the never-larger path
- * copies the original): photos as cameras and exporters write them at about the upload limit's density.
+ * copies the original; output is planned from the input's density): photos as cameras and exporters write
+ * them, and never more than the 10 MB upload limit (a 24 MP RGB PNG of a photo is 36 MB: one that can be
+ * sent compresses better).
  */
 const KINDS = {
   'baseline JPEG': { format: 'jpeg', sampling: S420, fileBytesPerPixel: 0.25 },
@@ -50,7 +53,7 @@ function admits(kind, megapixels, format, maxWidth) {
   const height = Math.round(width / 1.5);
   if (width * height > cap) return false;
   const { fileBytesPerPixel = 0, ...fields } = kind;
-  const header = { ...m.baseHeader(kind.format, width, height), ...fields, fileBytes: Math.round(width * height * fileBytesPerPixel) };
+  const header = { ...m.baseHeader(kind.format, width, height), ...fields, fileBytes: Math.min(m.COMPRESS_MAX_BYTES, Math.round(width * height * fileBytesPerPixel)) };
   const out = { format, quality: m.encoderQuality(format, Number(process.env.Q ?? 80)), ...m.fitSize(width, height, maxWidth, undefined), orientation: 1 };
   return m.estimatePeakBytes(header, out) <= m.ENGINE_BUDGET_BYTES && m.estimateCpuMs(header, out, m.planEncoder(header, out)) <= m.PAID_CPU_BUDGET_MS;
 }

@@ -22,7 +22,7 @@ export async function loadEngine(root, cache, from = root, name = 'engine') {
   );
   const wasmBytes = readFileSync(join(from, 'codecs/dist/engine.wasm'));
   const sha256 = JSON.parse(readFileSync(join(from, 'codecs/dist/manifest.json'), 'utf8')).sha256;
-  return { createWasmEngine, readHeader, planEncoder, encoderQuality, compressImage, wasmBytes, sha256 };
+  return { createWasmEngine, readHeader, planEncoder, encoderQuality, compressImage, wasmBytes, sha256, from };
 }
 
 const git = (root, ...args) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();

@@ -1,7 +1,8 @@
 // npm run bench: memory, speed, bytes and cold start of the WASM engine (codecs/dist/engine.wasm),
 // beside the native tools on the same images in the same run, and CPU per megapixel of every path
-// beside a BASELINE engine (bench/engine.mjs). Writes the Engine and CPU sections of docs/benchmarks.md;
-// `node bench/run.mjs cpu` runs and writes the CPU section alone. Needs the shared corpus (CORPUS,
+// beside a BASELINE engine (bench/engine.mjs), and what yielding costs with the longest holds per path
+// (bench/yield-cost.mjs, in workerd). Writes the Engine, CPU and yield sections of docs/benchmarks.md;
+// `node bench/run.mjs cpu` runs and writes the CPU section alone, `node bench/run.mjs yield` the yield one. Needs the shared corpus (CORPUS,
 // default ../shared/corpus).
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { largeImages } from './images.mjs';
 import { ensureTools, timeShell, butteraugli } from './tools.mjs';
 import { jsquashMozjpeg, timeJsquashMozjpeg } from './mozjpeg.mjs';
 import { writeDocSection } from './doc-section.mjs';
+import { yieldTable } from './yield-cost.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = join(root, 'bench/.cache');
@@ -186,17 +188,46 @@ async function webpPngBytesTable() {
 const started = new Date().toISOString();
 const images = largeImages(cache, corpus);
 const baseline = await loadBaseline(root, cache);
-const cpu = await cpuTable({ ...current, module }, { ...baseline, module: new WebAssembly.Module(baseline.wasmBytes) }, join(corpus, 'photos/plasma-Kite-2560x1600.jpg'), images.jpeg24, cache);
-writeDocSection('cpu', 'bench', [
-  '## Engine: CPU per megapixel of every path, and what 1,000 images cost',
-  '',
-  `\`${process.argv[2] === 'cpu' ? 'node bench/run.mjs cpu' : 'npm run bench'}\`${process.env.BASELINE ? ` with BASELINE=${process.env.BASELINE}` : ''} on ${started} (Node ${process.version}; engine sha256 ${current.sha256.slice(0, 16)}...,`,
-  `baseline ${baseline.label}, sha256 ${baseline.sha256.slice(0, 16)}...), on plasma-Kite-2560x1600.jpg (4.1 MP) and the 24 MP JPEG below.`,
-  ...CPU_NOTE,
-  '',
-  ...cpu,
-]);
+if (process.argv[2] !== 'yield') {
+  const cpu = await cpuTable({ ...current, module }, { ...baseline, module: new WebAssembly.Module(baseline.wasmBytes) }, join(corpus, 'photos/plasma-Kite-2560x1600.jpg'), images.jpeg24, cache);
+  writeDocSection('cpu', 'bench', [
+    '## Engine: CPU per megapixel of every path, and what 1,000 images cost',
+    '',
+    `\`${process.argv[2] === 'cpu' ? 'node bench/run.mjs cpu' : 'npm run bench'}\`${process.env.BASELINE ? ` with BASELINE=${process.env.BASELINE}` : ''} on ${started} (Node ${process.version}; engine sha256 ${current.sha256.slice(0, 16)}...,`,
+    `baseline ${baseline.label}, sha256 ${baseline.sha256.slice(0, 16)}...), on plasma-Kite-2560x1600.jpg (4.1 MP) and the 24 MP JPEG below.`,
+    ...CPU_NOTE,
+    '',
+    ...cpu,
+  ]);
+}
 if (process.argv[2] === 'cpu') process.exit(0);
+
+const yields = await yieldTable(root, { ...current, from: root }, baseline, [
+  ['JPEG -> JPEG q80 (4 MP photo)', join(corpus, 'photos/plasma-Kite-2560x1600.jpg'), 'jpeg', 80],
+  ['JPEG -> WebP q80 (4 MP photo)', join(corpus, 'photos/plasma-Kite-2560x1600.jpg'), 'webp', 80],
+  ['PNG -> PNG lossless (4 MP graphic)', join(corpus, 'graphics/plasma-FlyingKonqui-2560x1600.png'), 'png', 100],
+  ['PNG -> PNG lossless (0.25 MP graphic, strategy trials)', join(corpus, 'graphics/skimage-logo.png'), 'png', 100],
+  ['PNG -> PNG q80 (4 MP graphic, lossy)', join(corpus, 'graphics/plasma-FlyingKonqui-2560x1600.png'), 'png', 80],
+  ['24 MP JPEG -> JPEG q80', images.jpeg24, 'jpeg', 80],
+  ['24 MP progressive JPEG -> JPEG q80, maxWidth 2560', images.jpeg24progressive, 'jpeg', 80, 2560],
+  ['24 MP JPEG -> WebP q80 (low_memory)', images.jpeg24, 'webp', 80],
+  ['WebP -> WebP q80 (24 MP bryce.webp, low_memory)', join(corpus, 'webp/bryce.webp'), 'webp', 80],
+]);
+writeDocSection('yield', 'bench', [
+  '## Engine: what handing the event loop back costs, and the longest hold per path (issue 19)',
+  '',
+  `\`${process.argv[2] === 'yield' ? 'node bench/run.mjs yield' : 'npm run bench'}\`${process.env.BASELINE ? ` with BASELINE=${process.env.BASELINE}` : ''} on ${started}, in workerd (Miniflare, JSPI;`,
+  `baseline ${baseline.label}). CPU-ms: the workerd process's user + system time around one job (/proc; median of 3 alternating`,
+  'runs after a warm-up job each, the request\'s parsing included). "current" is the engine as the service runs it (a timer at each',
+  'hand-back); "instant" the same engine resuming at once (the stack switch alone, without the timer); the baseline holds the',
+  'event loop for its whole job. Wall: the job\'s own wall time, which adds the timers\' waits (about 1.3 ms each in local workerd,',
+  'time the isolate can give other requests) and, on this shared machine, noise. A hold is wall time from a resume to the next',
+  "hand-back (local workerd's clock moves while code runs; in production it moves only across I/O, which is why the engine counts",
+  'work to decide when to hand back); a loaded machine lengthens it.',
+  '',
+  ...yields,
+]);
+if (process.argv[2] === 'yield') process.exit(0);
 
 const cold = await coldStart();
 console.log(cold);

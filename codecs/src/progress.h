@@ -12,7 +12,8 @@ enum progress_kind {
   PROGRESS_ENCODED = 4,     /* pixels of rows an encoder took in */
   PROGRESS_ENCODER_STEP = 5, /* an encoder's own work after its rows: libwebp's macroblocks, output KiB */
   PROGRESS_ALPHA_PERCENT = 6, /* percent of libwebp's lossless coding of a WebP's alpha plane */
-  PROGRESS_FRAME_DECODED = 7  /* pixels decoded into a whole frame before its rows go on (Adam7 PNG, lossless WebP) */
+  PROGRESS_FRAME_DECODED = 7, /* pixels decoded into a whole frame before its rows go on (Adam7 PNG, lossless WebP) */
+  PROGRESS_ENCODER_PERCENT = 8 /* percent of libwebp's encoding of the picture */
 };
 
 void report_progress(int kind, long units);

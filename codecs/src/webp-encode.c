@@ -128,21 +128,32 @@ static int near_opaque(const WebPPicture *p) {
 
 /* libwebp reports its progress through WebPReportProgress, but calls the picture's hook only
  * when the whole percent changes: a 24 MP picture's percent is a tenth of a second of work. The
- * link wraps it (build.sh, --wrap), so every call is seen: for the picture being encoded, one
- * per macroblock of each pass, a step each in the first (the analysis) and ENCODE_STEPS in
- * the others (a statistics pass in low_memory mode, and the encoding), which cost about that
- * many times more; for the alpha plane's own picture, which libwebp's lossless coder reports
- * about once a pixel, each whole percent. */
+ * link wraps it (build.sh, --wrap), so every call is seen. For the picture being encoded, the
+ * percent is its work (libwebp's own account, whatever the content), and each call, one
+ * per macroblock of each pass (how many passes depends on the content and the size), is a step
+ * of time between two hand-backs: one in the first pass (the analysis), ENCODE_STEPS in the
+ * others, which cost about that many times more. For the alpha plane's own picture, which
+ * libwebp's lossless coder reports about once a pixel, each whole percent. */
 #define ENCODE_STEPS 4
 
 int __real_WebPReportProgress(const WebPPicture *pic, int percent, int *percent_store);
 
 static const WebPPicture *encoding;
 static long macroblocks, calls;
+/* Its percent, summed as it rises: a low_memory encoding counts its statistics pass in it too, so it can
+ * pass 100, where it is held. */
+static int percent_done;
 
 int __wrap_WebPReportProgress(const WebPPicture *pic, int percent, int *percent_store) {
-  if (pic == encoding) report_progress(PROGRESS_ENCODER_STEP, calls++ < macroblocks ? 1 : ENCODE_STEPS);
-  else if (percent_store && percent > *percent_store) report_progress(PROGRESS_ALPHA_PERCENT, percent - *percent_store);
+  if (pic == encoding) {
+    report_progress(PROGRESS_ENCODER_STEP, calls++ < macroblocks ? 1 : ENCODE_STEPS);
+    if (percent_store && percent > *percent_store && percent_done < 100) {
+      int more = percent - *percent_store;
+      if (more > 100 - percent_done) more = 100 - percent_done;
+      percent_done += more;
+      report_progress(PROGRESS_ENCODER_PERCENT, more);
+    }
+  } else if (percent_store && percent > *percent_store) report_progress(PROGRESS_ALPHA_PERCENT, percent - *percent_store);
   return __real_WebPReportProgress(pic, percent, percent_store);
 }
 
@@ -192,6 +203,7 @@ static void finish(encoder *self) {
   encoding = &e->picture;
   macroblocks = (long)((e->picture.width + 15) / 16) * ((e->picture.height + 15) / 16);
   calls = 0;
+  percent_done = 0;
   if (!WebPEncode(&config, &e->picture)) {
     int memory = e->picture.error_code == VP8_ENC_ERROR_OUT_OF_MEMORY || errno == ENOMEM;
     host_fail(memory ? FAIL_MEMORY : FAIL_INTERNAL, "the WebP encoder failed");

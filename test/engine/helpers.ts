@@ -9,13 +9,16 @@ import engineWasm from '../../codecs/dist/engine.wasm';
 import { readHeader } from '../../src/image/header/read-header';
 import type { ImageFormat, ImageHeader, OutputSpec } from '../../src/image/types';
 import { createWasmEngine, type WasmEngine } from '../../src/image/wasm';
-import type { EncoderPlan } from '../../src/image/wasm/memory-model';
+import { type EncoderPlan, planEncoder } from '../../src/image/wasm/memory-model';
 import { fixture } from '../helpers/fixtures';
 
 /** A fresh engine on the committed module: its memory is this test's alone, and each job runs on a fresh instance. */
 export function freshEngine(plan?: (header: ImageHeader, out: OutputSpec) => EncoderPlan): WasmEngine {
   return createWasmEngine(engineWasm, { plan, retireAfterBytes: 0 });
 }
+
+/** The service's plan with the output planned for its worst case (binary noise), as the memory terms were measured. */
+export const worstCasePlan = (header: ImageHeader, out: OutputSpec): EncoderPlan => ({ ...planEncoder(header, out), worstCaseOutput: true });
 
 /** A pinned JPEG plan whatever the size (libjpeg-turbo baseline: the encoder cjpeg has). */
 export const jpegPlan = (jpeg: EncoderPlan['jpeg']) => (): EncoderPlan => ({ jpeg, ownWebpAlpha: false, webpLowMemory: false });

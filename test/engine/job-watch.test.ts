@@ -5,9 +5,10 @@ import { readHeader } from '../../src/image/header/read-header';
 import type { ImageHeader, OutputSpec } from '../../src/image/types';
 import { createWasmEngine, type WasmEngineOptions } from '../../src/image/wasm';
 import { PROGRESS_DECODED, PROGRESS_SCANNED } from '../../src/image/wasm/abi';
-import { scanBombJpeg, tiledNoisePng } from '../helpers/crafted';
+import { scanBombJpeg } from '../helpers/crafted';
 import { fixture } from '../helpers/fixtures';
 import { apiErrorOf } from '../helpers/errors';
+import { syntheticPng } from '../helpers/png';
 
 const engineWith = (options: WasmEngineOptions) => createWasmEngine(engineWasm, { retireAfterBytes: 0, ...options });
 
@@ -30,7 +31,7 @@ describe('run-time CPU enforcement', () => {
   });
 
   it('stops a job that runs far past its prediction with 413 image_too_large, saying why', async () => {
-    const input = await tiledNoisePng(1200, 800, { channels: 3 });
+    const input = syntheticPng(1200, 800, false);
     const header = readHeader(input);
     // The prediction scaled down stands in for a file whose work exceeds its header's promise.
     const engine = engineWith({ predictionScale: 0.001 });
@@ -44,7 +45,7 @@ describe('run-time CPU enforcement', () => {
   });
 
   it('stops a job that spends its CPU budget, read from the clock where the job hands the event loop back', async () => {
-    const input = await tiledNoisePng(1200, 800, { channels: 3 });
+    const input = syntheticPng(1200, 800, false);
     const header = readHeader(input);
     // A clock that moves a second at every reading: the budget of 3 s is spent at the fourth hand-back.
     let now = 0;

@@ -129,9 +129,11 @@ export async function checkJob(engineUnderTest: WasmEngine, input: Uint8Array, o
 
 /**
  * Runs case `n` on `engineUnderTest` when the model admits it, checking measured <= predicted; says what
- * became of it (a legal JPEG layout libjpeg cannot upsample is undecodable).
+ * became of it: done, refused from the header, undecodable (a legal JPEG layout libjpeg cannot upsample),
+ * or stopped (413) while it ran, never past the budget: output is planned for honest images, so content
+ * worse than the input's density promised is stopped at the plan or the engine's memory cap.
  */
-export async function runModelCase(engineUnderTest: WasmEngine, n: number, maxPixels: number): Promise<'ok' | 'refused' | 'undecodable'> {
+export async function runModelCase(engineUnderTest: WasmEngine, n: number, maxPixels: number): Promise<'ok' | 'refused' | 'undecodable' | 'stopped'> {
   const c = modelCase(n, maxPixels);
   let input: Uint8Array;
   if ('png' in c.input) input = await c.input.png;
@@ -145,11 +147,16 @@ export async function runModelCase(engineUnderTest: WasmEngine, n: number, maxPi
   const header = readHeader(input);
   const out: OutputSpec = { format: c.out.format, quality: c.out.quality, orientation: c.out.orientation, ...caseSize(header.width, header.height, c.out) };
   if (engineUnderTest.estimatePeakBytes(header, out) > ENGINE_BUDGET_BYTES) return 'refused';
+  engineUnderTest.takePeak();
   try {
     await checkJob(engineUnderTest, input, out, c.name);
   } catch (error) {
     // libjpeg refuses some legal layouts (sampling it cannot upsample); anything else is a failure.
     if (error instanceof ApiError && error.code === 'unsupported_image') return 'undecodable';
+    if (error instanceof ApiError && error.code === 'image_too_large') {
+      expect(engineUnderTest.takePeak(), `${c.name}: stopped within the budget`).toBeLessThanOrEqual(ENGINE_BUDGET_BYTES);
+      return 'stopped';
+    }
     throw error;
   }
   return 'ok';

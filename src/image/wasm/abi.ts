@@ -31,6 +31,7 @@ export const PROGRESS_ENCODED = 4;
 export const PROGRESS_ENCODER_STEP = 5;
 export const PROGRESS_ALPHA_PERCENT = 6;
 export const PROGRESS_FRAME_DECODED = 7;
+export const PROGRESS_ENCODER_PERCENT = 8;
 
 export interface EngineExports {
   /** width x height is the output as displayed; inWidth x inHeight the stored size the header says. */

@@ -1,5 +1,5 @@
 import type { ImageHeader, OutputSpec } from '../types';
-import { PROGRESS_ALPHA_PERCENT, PROGRESS_DECODED, PROGRESS_ENCODED, PROGRESS_ENCODER_STEP, PROGRESS_FRAME_DECODED, PROGRESS_SCANNED } from './abi';
+import { PROGRESS_ALPHA_PERCENT, PROGRESS_DECODED, PROGRESS_ENCODED, PROGRESS_ENCODER_PERCENT, PROGRESS_ENCODER_STEP, PROGRESS_FRAME_DECODED, PROGRESS_SCANNED } from './abi';
 import { type EncoderPlan, type JpegPlan, decodedSize, jpegDecodeScale } from './memory-model';
 
 /**
@@ -134,8 +134,9 @@ const WEBP_ENCODE_STEPS = 4;
 const JPEGLI_SCANS_PER_COMPONENT = 5;
 
 /**
- * The encoder's steps after its rows (codecs/src/progress.h): libwebp's macroblocks in each pass (analysis
- * and encoding; low_memory adds a statistics pass); progressive jpegli's block rows read from its
+ * The encoder's steps after its rows (codecs/src/progress.h): libwebp's macroblocks in each pass (an analysis
+ * and, as a rule, one encoding pass, two in low_memory; more on some content and sizes, which is why they only
+ * pace the hand-backs), progressive jpegli's block rows read from its
  * coefficient buffer, once as the rows store them and once per scan as it tokenises them.
  */
 function encoderSteps(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
@@ -152,10 +153,16 @@ function encoderRowShare(out: OutputSpec, plan: EncoderPlan): number {
   return ENCODER_ROW_SHARE[out.format === 'jpeg' ? plan.jpeg : out.format];
 }
 
-/** A job's predicted work: its CPU milliseconds, and the model milliseconds each unit of each kind of reported progress stands for. */
+/**
+ * A job's predicted work: its CPU milliseconds, and the model milliseconds each unit of each kind of
+ * reported progress stands for. Kinds in `timingOnly` only pace the hand-backs: their count is not the
+ * header's to predict (libwebp's passes over the macroblocks depend on the content and the size; its
+ * percent is the work counted instead).
+ */
 export interface JobWork {
   ms: number;
   msPerUnit: Readonly<Record<number, number>>;
+  timingOnly?: readonly number[];
 }
 
 /**
@@ -187,8 +194,10 @@ export function jobWork(header: ImageHeader, out: OutputSpec, plan: EncoderPlan)
       [PROGRESS_SCANNED]: scans / Math.max(1, header.scanBlocks),
       [PROGRESS_ENCODED]: (encode * rowShare) / (outPixels * encoderRowPasses(out)),
       [PROGRESS_ENCODER_STEP]: steps > 0 ? (encode * (1 - rowShare - alphaShare)) / steps : 0,
+      [PROGRESS_ENCODER_PERCENT]: (encode * (1 - rowShare - alphaShare)) / 100,
       [PROGRESS_ALPHA_PERCENT]: (encode * alphaShare) / 100,
     },
+    timingOnly: out.format === 'webp' ? [PROGRESS_ENCODER_STEP] : [],
   };
 }
 

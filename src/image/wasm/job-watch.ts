@@ -76,7 +76,7 @@ export class JobWatch {
     }
     this.units[kind] = (this.units[kind] ?? 0) + units;
     const ms = units * (this.work.msPerUnit[kind] ?? 0);
-    this.workMs += ms;
+    if (!this.work.timingOnly?.includes(kind)) this.workMs += ms;
     this.sinceYieldMs += ms;
     if (this.workMs > this.stopAtMs) {
       throw new EngineFailure(

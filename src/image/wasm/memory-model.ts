@@ -14,7 +14,7 @@ const MiB = 1024 * 1024;
  * enforces the budget at every allocation (engine-memory.ts) and such a job fails alone with a 413.
  *
  * Terms are bytes, bytes per pixel (B/px) of the image they name, bytes per column of width (B/col), or
- * multiples of the planned output (the worst case for the format and quality, `plannedOutputBytes`).
+ * multiples of the planned output (`plannedOutputBytes`: what photos make, or the worst case for the format and quality).
  */
 const TERMS = {
   /** Static data, stack and allocator slack. Measured: heap top of an 8x8 job, 0.69 to 0.81 MiB. */
@@ -118,7 +118,7 @@ const TERMS = {
   /**
    * The largest output per pixel at each encoder quality, on the worst content found: binary noise (each
    * sample 0 or 255), above uniform noise for every format (1000x1000, baseline JPEG, grey or colour, the
-   * larger; WebP low_memory). Times `outputMargin`. Output that passes it is stopped (host-io.ts).
+   * larger; WebP low_memory). Times `outputMargin`. Outputs are planned for a share of it (below).
    * `jpegOutputBytesPerPixel` is libjpeg-turbo's (the baseline plan); jpegli's, with its standard Huffman
    * tables (its largest mode in every case measured), adaptive quantisation off up to q80 and on above.
    */
@@ -130,6 +130,22 @@ const TERMS = {
   /** PNG: the raw rows (1 B per channel, a filter byte a row) in stored deflate blocks, and chunk overhead. */
   pngOutputOverheadBytes: 64 * 1024,
   outputMargin: 1.2,
+
+  // Output, planned
+  /**
+   * JPEG and WebP output is planned from what honest photos make, not from noise: a share of the worst case
+   * at the encoder's quality, plus `outputSharePerInputByte` per byte of input per output pixel (grainy and
+   * dark photos are dense in and out), at most the whole worst case. Output past the plan stops the job (a 413
+   * after its work, for noise a camera does not make); the engine's memory cap catches what its buffers
+   * grow with before any output is written. Measured (npm run bench:output-bound: phone-like photos made from
+   * the corpus's, at 6 MP to tune, then the holdout photos and 12 MP to confirm; docs/benchmarks.md), the share
+   * each output needed beyond 0.5 per input byte per pixel: at service quality 80 at most 0.08 for jpegli (the
+   * Hubble deep field with grain at 12 MP, written with the standard Huffman tables) and 0.16 for WebP, 0.15 and
+   * 0.21 at 95, 0.23 and 0.24 at 100 (6 MP); the shares below leave the least headroom 1.7 on every photo.
+   */
+  jpegOutputShare: [[1, 0.2], [72, 0.2], [92, 0.3], [100, 0.35]],
+  webpOutputShare: [[1, 0.25], [81, 0.3], [95, 0.4], [100, 0.5]],
+  outputSharePerInputByte: 0.5,
 
   // JS
   /** After the job: carrying a profile copies the output once more (carry-icc.ts), and holds the profile. */
@@ -166,11 +182,8 @@ function colourOutputBytesPerPixel(header: ImageHeader, out: OutputSpec, plan: E
   }
 }
 
-/**
- * The most output bytes the job may write with this plan: the worst case for its encoder, quality and
- * size, with a margin. The engine stops a job whose output passes it.
- */
-export function plannedOutputBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+/** The worst case of a job's output for its encoder, quality and size (binary noise), with a margin. */
+export function worstOutputBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   const pixels = out.width * out.height;
   if (out.format === 'png') {
     // A filter byte a row; stored deflate blocks add 5 B per 65535.
@@ -181,9 +194,31 @@ export function plannedOutputBytes(header: ImageHeader, out: OutputSpec, plan: E
   return Math.ceil(pixels * (colourOutputBytesPerPixel(header, out, plan) + alpha) * TERMS.outputMargin + 64 * 1024);
 }
 
+/**
+ * The share of the worst case a JPEG or WebP output is planned for (TERMS.jpegOutputShare): by the encoder's
+ * quality and the input's bytes per output pixel; PNG output, and a plan for the worst case, plan it all.
+ */
+function outputShare(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+  if (out.format === 'png' || plan.worstCaseOutput) return 1;
+  const quality = out.format === 'jpeg' && plan.jpeg === 'baseline' ? libjpegTurboQuality(out.quality) : out.quality;
+  const share = along(out.format === 'jpeg' ? TERMS.jpegOutputShare : TERMS.webpOutputShare, quality);
+  return Math.min(1, share + (TERMS.outputSharePerInputByte * header.fileBytes) / (out.width * out.height));
+}
+
+/**
+ * The most output bytes the job may write with this plan: the engine stops a job whose output passes it.
+ * Photos as cameras and exporters make them are planned for (outputShare); a WebP's alpha and PNG output for
+ * their worst case.
+ */
+export function plannedOutputBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+  if (out.format === 'png') return worstOutputBytes(header, out, plan);
+  const alpha = out.format === 'webp' && header.hasAlpha ? TERMS.webpAlphaOutputBytesPerPixel * TERMS.outputMargin : 0;
+  return Math.ceil(plannedColourBytes(header, out, plan) + out.width * out.height * alpha + 64 * 1024);
+}
+
 /** The planned output without a WebP's alpha: what libwebp's token buffer and bit writers grow with. */
 function plannedColourBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
-  return out.width * out.height * colourOutputBytesPerPixel(header, out, plan) * TERMS.outputMargin;
+  return out.width * out.height * colourOutputBytesPerPixel(header, out, plan) * outputShare(header, out, plan) * TERMS.outputMargin;
 }
 
 /**
@@ -274,6 +309,8 @@ export interface EncoderPlan {
   ownWebpAlpha: boolean;
   /** WebP: libwebp's low_memory mode (no token buffer) at about 3 times the CPU. */
   webpLowMemory: boolean;
+  /** Plan the output for its worst case (binary noise) rather than for photos: the tests and bench that measure the terms on noise. */
+  worstCaseOutput?: boolean;
 }
 
 /** Plans from the smallest files (and fastest WebP) to the leanest memory. */

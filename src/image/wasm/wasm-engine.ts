@@ -155,7 +155,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       ((out.orientation ?? 1) << ORIENTATION_SHIFT);
     const work = jobWork(header, out, chosen);
     const scale = options.predictionScale ?? 1;
-    const watch = new JobWatch({ ms: work.ms * scale, msPerUnit: work.msPerUnit }, { budgetMs: cpuBudgetMs, scans: header.scans }, clock);
+    const watch = new JobWatch({ ...work, ms: work.ms * scale }, { budgetMs: cpuBudgetMs, scans: header.scans }, clock);
     const report = () => {
       watch.finish();
       last = { ...last, predictedMs: work.ms, workMs: watch.workMs, longestSliceMs: watch.longestSliceMs, yields: io.yields, units: watch.units };

@@ -1,0 +1,8 @@
+import { it } from 'vitest';
+import { expectPhotoFits } from '../helpers/large-photo';
+import { HEAVY_TEST_TIMEOUT_MS } from '../helpers/timeouts';
+
+// Slow: tens of megapixels made and compressed (decisions.md, "Run-time enforcement and capacity").
+it('accepts a 12 MP phone photo (baseline JPEG at 92) to WebP at full size, its job within the engine budget', { timeout: HEAVY_TEST_TIMEOUT_MS }, async () => {
+  await expectPhotoFits({ width: 4000, height: 3000, kind: { baseline: 92 } }, { format: 'webp', quality: '80' }, { format: 'webp', width: 4000, height: 3000 });
+});
