@@ -8,7 +8,9 @@ import {
   FAIL_MEMORY,
   FAIL_UNSUPPORTED,
   FLAG_JPEG_ADAPTIVE_QUANTIZATION,
+  FLAG_JPEG_ALIGN,
   FLAG_JPEG_OPTIMIZE,
+  FLAG_JPEG_RECODE,
   FLAG_LIBJPEG_TURBO,
   FLAG_OWN_WEBP_ALPHA,
   FLAG_PROGRESSIVE,
@@ -152,6 +154,8 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       (adaptiveQuantization ? FLAG_JPEG_ADAPTIVE_QUANTIZATION : 0) |
       (chosen.ownWebpAlpha ? FLAG_OWN_WEBP_ALPHA : 0) |
       (chosen.webpLowMemory ? FLAG_WEBP_LOW_MEMORY : 0) |
+      (out.recode ? FLAG_JPEG_RECODE : 0) |
+      (out.alignSteps ? FLAG_JPEG_ALIGN : 0) |
       ((out.orientation ?? 1) << ORIENTATION_SHIFT);
     const work = jobWork(header, out, chosen);
     const scale = options.predictionScale ?? 1;
@@ -161,9 +165,9 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       last = { ...last, predictedMs: work.ms, workMs: watch.workMs, longestSliceMs: watch.longestSliceMs, yields: io.yields, units: watch.units };
     };
     watching = watch;
-    io.start(input, plannedOutputBytes(header, out, chosen), watch, profile);
+    io.start(input, out.recode ? header.fileBytes + 65536 : plannedOutputBytes(header, out, chosen), watch, profile);
     try {
-      let quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' ? libjpegTurboQuality(out.quality) : out.quality;
+      let quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' && !out.recode ? libjpegTurboQuality(out.quality) : out.quality;
       if (out.format === 'avif') {
         const avif = { ...planAvif(out.width, out.height, out.quality), tune: AVIF_TUNE, yuv444: AVIF_YUV444, ...options.avif };
         exports.avif_options(avif.speed, avif.tune, avif.cellWidth, avif.cellHeight, avif.yuv444 ? 1 : 0);
