@@ -16,7 +16,12 @@ import { assert, test } from './harness.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const state = mkdtempSync(join(tmpdir(), 'squeeze-commands-'));
-const month = new Date().toISOString().slice(0, 7);
+/**
+ * The legacy key's usage is written for this month and the next: the file runs for minutes, and the clock
+ * of the commands and of wrangler dev cannot be held still from here, so it may cross 00:00 UTC on the 1st.
+ */
+const now = new Date();
+const months = [now, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1))].map((d) => d.toISOString().slice(0, 7));
 
 /**
  * Runs `npm run <script> -- args` as an operator would, against this test's state. Asynchronously: a
@@ -50,7 +55,7 @@ test('a state made before migrations: the old schema.sql, a key as the old key c
   const hash = createHash('sha256').update(legacyKey).digest('hex');
   sql(
     `INSERT INTO api_keys (id, key_hash, prefix, plan, name, created_at) VALUES ('legacy-key', '${hash}', '${legacyKey.slice(0, 12)}', 'pro', 'old laptop', '2026-10-01T00:00:00.000Z');
-     INSERT INTO monthly_usage (key_id, month, requests, bytes_in, bytes_out) VALUES ('legacy-key', '${month}', 3, 3000, 1000);`,
+     ${months.map((month) => `INSERT INTO monthly_usage (key_id, month, requests, bytes_in, bytes_out) VALUES ('legacy-key', '${month}', 3, 3000, 1000);`).join('\n')}`,
   );
   // An operator tuned a plan in D1 by hand.
   sql("UPDATE plans SET monthly_quota = 7 WHERE name = 'pro'");
@@ -104,6 +109,7 @@ test('served by wrangler dev: the old key works with its usage kept and the edit
   const compressed = await fetch(`${dev.url}/v1/compress`, { method: 'POST', headers: { 'X-API-Key': legacyKey }, body: form });
   await compressed.arrayBuffer();
   assert(compressed.status === 200, `compress ${compressed.status}`);
+  // Read back at once: only a compression and this read falling either side of 00:00 UTC on the 1st would differ.
   const after = await (await fetch(`${dev.url}/v1/usage`, { headers: { 'X-API-Key': legacyKey } })).json();
   assert(after.usage.current === 4, JSON.stringify(after));
   const fresh = await (await fetch(`${dev.url}/v1/usage`, { headers: { 'X-API-Key': newKey } })).json();
