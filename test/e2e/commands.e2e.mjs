@@ -4,7 +4,8 @@
 // that state with `wrangler dev` and uses the keys. Runs on loopback only, on a state of its own.
 import { createHash, randomBytes } from 'node:crypto';
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,6 +125,25 @@ test('npm run account -- disable: the account\'s keys are 401 at once; enable br
   assert((await fetch(`${dev.url}/v1/usage`, { headers: { 'X-API-Key': newKey } })).status === 200, 'not enabled again');
   const events = sql(`SELECT event FROM audit_events WHERE account_id = '${newAccount}' ORDER BY id`).map((e) => e.event);
   assert(events.includes('account_disabled') && events.at(-1) === 'account_enabled', JSON.stringify(events));
+});
+
+test('an operator command waits while another process writes to the local D1 (npm start does), then makes its change', async () => {
+  // A write lock held on the D1 file, as the dev server's Worker holds it for a moment while it writes.
+  const dir = join(state, 'v3/d1/miniflare-D1DatabaseObject');
+  const writer = new DatabaseSync(join(dir, readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite')));
+  writer.exec('BEGIN IMMEDIATE');
+  const child = spawn(process.execPath, [join(root, 'scripts/account.mjs'), 'plan', newAccount, 'pro'], { cwd: root, env: { ...process.env, SQUEEZE_STATE: state, SQUEEZE_URL: dev.url } });
+  const output = [];
+  for (const stream of [child.stdout, child.stderr]) stream.on('data', (d) => output.push(String(d)));
+  let code;
+  const exited = new Promise((resolve) => child.once('exit', (c) => resolve((code = c))));
+  // The lock is let go once the command says it waits for it (or has ended without waiting).
+  while (!output.join('').includes('The local D1 is busy') && code === undefined) await new Promise((r) => setTimeout(r, 100));
+  writer.exec('COMMIT');
+  writer.close();
+  assert((await exited) === 0, output.join(''));
+  assert(output.join('').includes('business → pro'), output.join(''));
+  assert(sql(`SELECT plan FROM accounts WHERE id = '${newAccount}'`)[0].plan === 'pro', 'plan not changed');
 });
 
 test("npm run account -- disable ends the account's dashboard sessions", async () => {
