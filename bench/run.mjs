@@ -9,7 +9,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { loadBaseline, loadEngine } from './engine.mjs';
+import { BENCH_LIMITS, loadBaseline, loadEngine } from './engine.mjs';
 import { cpuTable, CPU_NOTE } from './cpu.mjs';
 import { largeImages } from './images.mjs';
 import { ensureTools, timeShell, butteraugli } from './tools.mjs';
@@ -37,7 +37,7 @@ async function job(file, format, quality, maxWidth) {
   const out = { format, quality, width: Math.round(header.width * scale), height: Math.max(1, Math.round(header.height * scale)) };
   const engine = createWasmEngine(module);
   const start = performance.now();
-  const bytes = await engine.transcode(input, header, out);
+  const bytes = await engine.transcode(input, header, out, BENCH_LIMITS);
   const ms = performance.now() - start;
   const { wasmBytes: wasm, outputBufferBytes: js } = engine.lastJob();
   return { header, out, bytes, ms, wasm, js, estimate: engine.estimatePeakBytes(header, out), cpu: engine.estimateCpuMs(header, out), mp: (header.width * header.height) / 1e6 };
