@@ -14,7 +14,7 @@ import { importSources } from './import-sources.mjs';
 export const BENCH_LIMITS = { cpuBudgetMs: Infinity };
 
 export async function loadEngine(root, cache, from = root, name = 'engine') {
-  const { createWasmEngine, readHeader, planEncoder, encoderQuality } = await importSources(
+  const { createWasmEngine, readHeader, planEncoder, encoderQuality, compressImage } = await importSources(
     cache,
     name,
     [
@@ -22,12 +22,14 @@ export async function loadEngine(root, cache, from = root, name = 'engine') {
       "export { readHeader } from './src/image/header/read-header';",
       "export { planEncoder } from './src/image/wasm/memory-model';",
       "export { encoderQuality } from './src/image/quality-scale';",
+      // The whole image path, as the API runs it, on its own engine over the committed module.
+      "export { compressImage } from './src/image/pipeline';",
     ],
     from,
   );
   const wasmBytes = readFileSync(join(from, 'codecs/dist/engine.wasm'));
   const sha256 = JSON.parse(readFileSync(join(from, 'codecs/dist/manifest.json'), 'utf8')).sha256;
-  return { createWasmEngine, readHeader, planEncoder, encoderQuality, wasmBytes, sha256, from };
+  return { createWasmEngine, readHeader, planEncoder, encoderQuality, compressImage, wasmBytes, sha256, from };
 }
 
 const git = (root, ...args) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -45,17 +47,17 @@ function mergeBaseWithMain(root) {
 }
 
 /**
- * The baseline engine: BASELINE names a git revision (default: the merge base of HEAD and main, i.e.
- * the engine this branch started from) or the path of another checkout. A revision's src/ and
+ * The baseline engine: BASELINE (or `variable`, e.g. TODAY) names a git revision (default: the merge base of
+ * HEAD and main, i.e. the engine this branch started from) or the path of another checkout. A revision's src/ and
  * codecs/dist are extracted once into bench/.cache/baseline-<sha>.
  */
-export async function loadBaseline(root, cache, baseline = process.env.BASELINE) {
+export async function loadBaseline(root, cache, baseline = process.env.BASELINE, variable = 'BASELINE') {
   if (baseline && existsSync(baseline) && statSync(baseline).isDirectory()) {
     const dir = resolve(baseline);
-    return { ...(await loadEngine(root, cache, dir, 'baseline-engine')), label: `BASELINE=${dir}` };
+    return { ...(await loadEngine(root, cache, dir, `${variable.toLowerCase()}-engine`)), label: `${variable}=${dir}` };
   }
   const rev = baseline ?? mergeBaseWithMain(root);
-  const named = baseline ? `BASELINE=${baseline}` : 'the merge base with main';
+  const named = baseline ? `${variable}=${baseline}` : 'the merge base with main';
   const sha = git(root, 'rev-parse', '--verify', `${rev}^{commit}`);
   const dir = join(cache, `baseline-${sha.slice(0, 12)}`);
   if (!existsSync(join(dir, 'codecs/dist/engine.wasm'))) {
@@ -64,5 +66,5 @@ export async function loadBaseline(root, cache, baseline = process.env.BASELINE)
     execFileSync('sh', ['-c', `git -C '${root}' archive ${sha} src codecs/dist | tar -x -C '${dir}'`]);
   }
   const engine = await loadEngine(root, cache, dir, `baseline-${sha.slice(0, 12)}-engine`);
-  return { ...engine, label: `${named} (${git(root, 'log', '-1', '--format=%h %cs', sha)})` };
+  return { ...engine, revision: sha, label: `${named} (${git(root, 'log', '-1', '--format=%h %cs', sha)})` };
 }

@@ -6,6 +6,17 @@ import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/** The Worker imports codecs/dist/engine.wasm as a compiled module (wrangler); on Node, so does the bundle. */
+const wasmAsModule = {
+  name: 'wasm-as-module',
+  setup(build) {
+    build.onLoad({ filter: /\.wasm$/ }, ({ path }) => ({
+      contents: `import { readFileSync } from 'node:fs'; export default new WebAssembly.Module(readFileSync(${JSON.stringify(path)}));`,
+      loader: 'js',
+    }));
+  },
+};
+
 /**
  * `reexports` are lines like "export { readHeader } from './src/image/header/read-header';", resolved
  * from `from` (another checkout's tree, e.g. a baseline engine's; packages still come from ours).
@@ -20,6 +31,7 @@ export async function importSources(dir, name, reexports, from = root) {
     outfile,
     nodePaths: [join(root, 'node_modules')],
     logLevel: 'warning',
+    plugins: [wasmAsModule],
   });
   return import(outfile);
 }

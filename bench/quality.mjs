@@ -5,7 +5,10 @@
 // '{"jpegAdaptiveQuantization":true}'` prints the JPEG comparison for the current engine with those
 // createWasmEngine options ("jpegPlan": a JPEG plan forced, e.g. "optimized"), writing nothing (issue 15:
 // what fits the photos jpegli loses on). PHOTOS (comma-separated names) narrows the photos. Needs the shared corpus (CORPUS, default
-// ../shared/corpus). BASELINE: a git revision or another checkout (bench/engine.mjs).
+// ../shared/corpus). BASELINE: a git revision or another checkout (bench/engine.mjs). `node bench/quality.mjs resaved`: JPEG
+// from JPEG on the development set of already compressed photos (bench/resaved-quality.mjs), against BASELINE and cjpeg,
+// this checkout beside TODAY's code (a revision, default the merge base with main); RESAVED_PART=tuning or held-out
+// narrows it to one part (the section says so); PHOTOS prints instead of writing.
 import { readFileSync, writeFileSync, mkdtempSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -14,6 +17,8 @@ import { loadBaseline, loadEngine } from './engine.mjs';
 import { ensureTools, timeShell, butteraugli } from './tools.mjs';
 import { ensureSsimulacra2 } from './ssimulacra2.mjs';
 import { writeDocSection } from './doc-section.mjs';
+import { atScore, median } from './curves.mjs';
+import { RESAVED_SERVICE, resavedComparison } from './resaved-quality.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = join(root, 'bench/.cache');
@@ -69,22 +74,6 @@ function scorePng(reference, png) {
 }
 
 /**
- * Interpolates `key` where `metric` (a field of the points: 'distance', lower is better, or 'ssim',
- * higher is better) equals `value`, along the points sorted by it (log of bytes, linear otherwise).
- */
-function atScore(points, metric, value, key) {
-  const sorted = [...points].sort((a, b) => a[metric] - b[metric]);
-  for (let i = 1; i < sorted.length; i++) {
-    const [lo, hi] = [sorted[i - 1], sorted[i]];
-    if (value >= lo[metric] && value <= hi[metric]) {
-      const t = hi[metric] === lo[metric] ? 0 : (value - lo[metric]) / (hi[metric] - lo[metric]);
-      return key === 'bytes' ? Math.exp(Math.log(lo.bytes) * (1 - t) + Math.log(hi.bytes) * t) : lo[key] * (1 - t) + hi[key] * t;
-    }
-  }
-  return undefined;
-}
-
-/**
  * The engine's bytes and time at pngquant's score on `metric` ('distance' or 'ssim'), interpolated
  * between its qualities, with a note when that is not a plain interpolation.
  */
@@ -104,12 +93,6 @@ function engineAt(points, metric, value) {
   return { ms, note: `out of range (engine ${Math.min(...scores).toFixed(2)}..${Math.max(...scores).toFixed(2)})` };
 }
 
-/** The middle value (the mean of the two middle ones for an even count, e.g. the 10 corpus photos). */
-const median = (xs) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const PNG_QUALITIES = [99, 95, 85, 75, 65, 55, 45, 35, 25];
 
 async function lossyPngTable() {
@@ -353,6 +336,33 @@ if (!only || only === 'jpeg') {
     '',
     `(${minutes()} min into the run.)`,
   ]);
+}
+if (!only || only === 'resaved') {
+  const today = ready(await loadBaseline(root, cache, process.env.TODAY ?? null, 'TODAY'));
+  const part = process.env.RESAVED_PART;
+  const { lines } = await resavedComparison({ engines: { current, today, former: baseline }, ssimulacra2, work, cache, corpus, part, only: process.env.PHOTOS?.split(',') });
+  const section = [
+    '## Quality: JPEG from JPEG, the development set of already compressed photos (issue 24)',
+    '',
+    `${command('resaved')}${process.env.TODAY ? ` and TODAY=${process.env.TODAY}` : ''}${part ? ` and RESAVED_PART=${part} (that part alone)` : ''} ${at}. ${tools}`,
+    '',
+    'The photos (bench/resaved.mjs) are JPEGs made from the corpus the way phones, web tools and editors write them (libjpeg-turbo',
+    'qualities 70 to 95, 4:2:0, 4:4:4 and grey, baseline and progressive, some downscaled, some saved twice, grainy dark photos and',
+    "smooth gradients, and three of libjxl's test JPEGs as they are), split by master photo into a tuning part and a held-out part",
+    `that tuning never looked at. Each is sent through the image path as the API runs it (\`compressImage\`, format auto, service quality ${RESAVED_SERVICE.join(' and ')})`,
+    `by this checkout and by today's code (${today.label}), and scored against the input itself (decoded by djpeg). Its bytes are`,
+    "compared at equal score with the former engine's curve (BASELINE at service qualities 50 to 95, and the original file, which its",
+    'never-larger rule returned when re-encoding did not shrink it) and with `cjpeg -optimize -progressive` (libjpeg-turbo 2.1.5, qualities',
+    "50 to 95), each curve kept to its points that no other beats on bytes and score; log-linear between them. '<' marks an output",
+    "that looks better than cjpeg's best: the ratio to that file is an upper bound. CPU: this process's user + system time of the",
+    'whole image path at service 80 (median of 3, the two codes alternating).',
+    '',
+    ...lines,
+    '',
+    `(${minutes()} min into the run.)`,
+  ];
+  if (process.env.PHOTOS) console.log(section.join('\n'));
+  else writeDocSection('quality-resaved', 'bench:quality', section);
 }
 if (only === 'variant') console.log([`variant ${process.argv[3] ?? '{}'} against ${baseline.label}`, ...(await jpegComparison())].join('\n'));
 if (!only || only === 'scale') {

@@ -12,6 +12,10 @@ typedef struct decode_target {
   int want_w, want_h;
   /* The stored size the header walked in TypeScript said, which the job was planned from. */
   int header_w, header_h;
+  /* A JPEG decoder's quantisation steps (natural order) of its first component and, in colour, its
+   * second; whether it is colour with 4:2:0 chroma, as the JPEG encoder writes it. */
+  int source_steps_known, source_chroma_420;
+  unsigned short source_steps[2][64];
 } decode_target;
 
 /* Each decoder calls this as soon as its own header is read, before any whole-frame

@@ -16,6 +16,10 @@ typedef struct encode_options {
   int progressive;  /* jpegli: progressive scans (every coefficient and token held) */
   int jpeg_optimize_coding; /* jpegli, sequential: optimised Huffman tables (every token held) */
   int jpeg_adaptive_quantization; /* jpegli: adaptive quantisation */
+  /* jpegli: a JPEG source's steps (natural order) to re-quantise on: each step of the table becomes the
+   * multiple of the source's nearest to it, never finer (NULL: the tables as they are). Chroma only where
+   * the output's chroma blocks are the source's (both 4:2:0). */
+  const unsigned short *align_luma, *align_chroma;
   int own_webp_alpha; /* WebP: code alpha with webp-alpha.c (no 14 B/px lossless encoder) */
   int webp_low_memory; /* WebP: no whole-image token buffer, about 3 times slower */
 } encode_options;

@@ -6,6 +6,7 @@
 #include "decode.h"
 #include "encode.h"
 #include "host.h"
+#include "jpeg-recode.h"
 #include "orient.h"
 #include "progress.h"
 #include "quantize.h"
@@ -25,7 +26,9 @@ enum flags {
   FLAG_LIBJPEG_TURBO = 8,  /* JPEG output: libjpeg-turbo baseline instead of jpegli */
   FLAG_WEBP_LOW_MEMORY = 16, /* WebP output: libwebp's low_memory mode */
   FLAG_JPEG_OPTIMIZE = 32,   /* JPEG output: jpegli sequential with optimised Huffman tables */
-  FLAG_JPEG_ADAPTIVE_QUANTIZATION = 64 /* JPEG output: jpegli's adaptive quantisation */
+  FLAG_JPEG_ADAPTIVE_QUANTIZATION = 64, /* JPEG output: jpegli's adaptive quantisation */
+  FLAG_JPEG_RECODE = 128, /* JPEG to JPEG on the source's coefficients (jpeg-recode.c), same size */
+  FLAG_JPEG_ALIGN = 4096  /* bit 12, after the orientation: JPEG to JPEG, same size, jpegli's steps on the source's grid */
 };
 /* Bits 8 to 11 of flags: the EXIF orientation (1 to 8) to apply; 0 means 1. */
 #define ORIENTATION_SHIFT 8
@@ -106,6 +109,10 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
     int shown_w = swap ? out_h : out_w, shown_h = swap ? out_w : out_h;
     switch (j->out_format) {
       case FORMAT_JPEG:
+        if (j->flags & FLAG_JPEG_ALIGN && target->source_steps_known) {
+          j->options.align_luma = target->source_steps[0];
+          if (target->source_chroma_420) j->options.align_chroma = target->source_steps[1];
+        }
         j->encoder = (j->flags & FLAG_LIBJPEG_TURBO ? jpeg_encoder_new : jpegli_encoder_new)(shown_w, shown_h, channels, &j->options);
         break;
       case FORMAT_WEBP: j->encoder = webp_encoder_new(shown_w, shown_h, channels, &j->options); break;
@@ -246,6 +253,12 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
                        .jpeg_adaptive_quantization = !!(flags & FLAG_JPEG_ADAPTIVE_QUANTIZATION),
                        .own_webp_alpha = !!(flags & FLAG_OWN_WEBP_ALPHA),
                        .webp_low_memory = !!(flags & FLAG_WEBP_LOW_MEMORY)}};
+  if (flags & FLAG_JPEG_RECODE) {
+    if (in_format != FORMAT_JPEG || out_format != FORMAT_JPEG || out_w != in_w || out_h != in_h || orientation > 1)
+      host_fail(FAIL_INTERNAL, "a re-coding keeps the JPEG as it is stored");
+    jpeg_recode(&j.base);
+    return;
+  }
   webp_use_simd();
   png_stats stats, exact;
   png_params params;

@@ -4,6 +4,7 @@
 #include "decode.h"
 #include "host.h"
 #include "jpeg-error.h"
+#include "jpeg-host.h"
 #include "progress.h"
 
 #define INPUT_CHUNK 65536
@@ -43,11 +44,6 @@ static void term_source(j_decompress_ptr cinfo) { (void)cinfo; }
  * after the header walk's scan count. Each call reports the scan it is in and the blocks the
  * step will visit, which the engine counts against the job's prediction; the rows decoded
  * after it are counted as rows (engine.c). */
-typedef struct {
-  struct jpeg_progress_mgr pub;
-  int scan;
-} scan_monitor;
-
 static void monitor_scans(j_common_ptr common) {
   j_decompress_ptr cinfo = (j_decompress_ptr)common;
   scan_monitor *m = (scan_monitor *)cinfo->progress;
@@ -60,6 +56,32 @@ static void monitor_scans(j_common_ptr common) {
   report_progress(PROGRESS_SCANNED, blocks);
 }
 
+void jpeg_monitor_scans(j_decompress_ptr cinfo, scan_monitor *monitor) {
+  *monitor = (scan_monitor){.pub = {.progress_monitor = monitor_scans}};
+  cinfo->progress = &monitor->pub;
+}
+
+static void use_host_source(j_decompress_ptr cinfo) {
+  host_source *src = (*cinfo->mem->alloc_small)((j_common_ptr)cinfo, JPOOL_PERMANENT, sizeof(host_source));
+  src->pub.init_source = init_source;
+  src->pub.fill_input_buffer = fill_input_buffer;
+  src->pub.skip_input_data = skip_input_data;
+  src->pub.resync_to_restart = jpeg_resync_to_restart;
+  src->pub.term_source = term_source;
+  src->pub.bytes_in_buffer = 0;
+  src->pub.next_input_byte = NULL;
+  cinfo->src = &src->pub;
+}
+
+void jpeg_open_input(j_decompress_ptr cinfo, struct jpeg_error_mgr *err, const decode_target *target) {
+  cinfo->err = jpeg_throwing_errors(err);
+  jpeg_create_decompress(cinfo);
+  use_host_source(cinfo);
+  jpeg_read_header(cinfo, TRUE);
+  /* Before any whole-image allocation: a progressive image's coefficients, a re-coding's. */
+  decode_check_size(target, cinfo->image_width, cinfo->image_height);
+}
+
 /* The smallest DCT scale M/8 that still leaves at least twice the wanted size, so the
  * resampler's filter, not the DCT's truncation, decides the final look. */
 static unsigned int dct_scale(const struct jpeg_decompress_struct *cinfo, int want_w, int want_h) {
@@ -69,6 +91,22 @@ static unsigned int dct_scale(const struct jpeg_decompress_struct *cinfo, int wa
     if (w >= 2L * want_w && h >= 2L * want_h) return m;
   }
   return 8;
+}
+
+/* The source's grid, for a JPEG encoder that re-quantises on it (encode.h, align_*): the steps of
+ * its first component and, in colour, its second, and whether its chroma is 4:2:0. */
+static void record_steps(const struct jpeg_decompress_struct *cinfo, decode_target *target) {
+  int components = cinfo->num_components;
+  if (components != 1 && components != 3) return;
+  for (int c = 0; c < (components == 3 ? 2 : 1); c++) {
+    const JQUANT_TBL *table = cinfo->quant_tbl_ptrs[cinfo->comp_info[c].quant_tbl_no];
+    if (!table) return;
+    for (int k = 0; k < DCTSIZE2; k++) target->source_steps[c][k] = table->quantval[k];
+  }
+  const jpeg_component_info *comp = cinfo->comp_info;
+  target->source_chroma_420 = components == 3 && (comp[0].h_samp_factor == 2 && comp[0].v_samp_factor == 2 && comp[1].h_samp_factor == 1 &&
+                                                  comp[1].v_samp_factor == 1 && comp[2].h_samp_factor == 1 && comp[2].v_samp_factor == 1);
+  target->source_steps_known = 1;
 }
 
 /* Adobe CMYK JPEGs store inverted ink values; this is the naive conversion to RGB. */
@@ -90,29 +128,16 @@ static void cmyk_to_rgb(const uint8_t *src, uint8_t *dst, int width, int inverte
 void jpeg_decode(decode_target *target) {
   struct jpeg_decompress_struct cinfo;
   struct jpeg_error_mgr err;
-  cinfo.err = jpeg_throwing_errors(&err);
-  jpeg_create_decompress(&cinfo);
-  host_source *src = xmalloc(sizeof(host_source));
-  src->pub.init_source = init_source;
-  src->pub.fill_input_buffer = fill_input_buffer;
-  src->pub.skip_input_data = skip_input_data;
-  src->pub.resync_to_restart = jpeg_resync_to_restart;
-  src->pub.term_source = term_source;
-  src->pub.bytes_in_buffer = 0;
-  src->pub.next_input_byte = NULL;
-  cinfo.src = &src->pub;
-
-  scan_monitor monitor = {.pub = {.progress_monitor = monitor_scans}};
-  jpeg_read_header(&cinfo, TRUE);
-  /* Before jpeg_start_decompress, which allocates a progressive image's coefficients. */
-  decode_check_size(target, cinfo.image_width, cinfo.image_height);
+  jpeg_open_input(&cinfo, &err, target);
+  record_steps(&cinfo, target);
   int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
   int grey = cinfo.jpeg_color_space == JCS_GRAYSCALE;
   cinfo.out_color_space = cmyk ? JCS_CMYK : grey ? JCS_GRAYSCALE : JCS_RGB;
   cinfo.scale_num = dct_scale(&cinfo, target->want_w, target->want_h);
   cinfo.scale_denom = 8;
   /* Only while the scans are read into the coefficient buffer: rows are counted as rows. */
-  cinfo.progress = &monitor.pub;
+  scan_monitor monitor;
+  jpeg_monitor_scans(&cinfo, &monitor);
   jpeg_start_decompress(&cinfo);
   cinfo.progress = NULL;
 
@@ -134,5 +159,4 @@ void jpeg_decode(decode_target *target) {
   jpeg_destroy_decompress(&cinfo);
   free(rgb);
   free(row);
-  free(src);
 }

@@ -7,6 +7,7 @@
 #include "encode.h"
 #include "host.h"
 #include "jpeg-error.h"
+#include "jpeg-host.h"
 #include "progress.h"
 #ifdef ENGINE_JPEGLI
 #include "lib/jpegli/encode.h"
@@ -18,14 +19,29 @@ typedef struct {
   encoder base;
   struct jpeg_compress_struct cinfo;
   struct jpeg_error_mgr err;
-  struct jpeg_destination_mgr dest;
-  uint8_t buffer[OUTPUT_CHUNK];
   int channels;
   uint8_t *row;
   JBLOCKARRAY (*access_virt_barray)(j_common_ptr, jvirt_barray_ptr, JDIMENSION, JDIMENSION, boolean);
 } jpeg_encoder;
 
+typedef struct {
+  struct jpeg_destination_mgr pub;
+  uint8_t buffer[OUTPUT_CHUNK];
+} host_destination;
+
 #ifdef ENGINE_JPEGLI
+/* Each step becomes the multiple of the source's step nearest to it (at least 1x, within 8 bits): a
+ * coefficient the source quantised on its grid is re-quantised on the same grid, adding no second
+ * rounding of its own, and no step is finer than the source's (bytes spent on its artefacts). */
+static void align_table(JQUANT_TBL *table, const unsigned short *source) {
+  for (int k = 0; k < DCTSIZE2; k++) {
+    int step = source[k], m = (table->quantval[k] + step / 2) / step;
+    if (m < 1) m = 1;
+    while (m > 1 && step * m > 255) m--;
+    if (step * m <= 255) table->quantval[k] = (UINT16)(step * m);
+  }
+}
+
 /* 4:2:0 (jpegli's own default is 4:4:4, larger at our qualities), the quality on jpegli's scale
  * (quality-scale.ts maps the service's onto it), 8-bit tables. The plan (memory-model.ts) picks
  * the mode: progressive keeps every coefficient and its tokens; sequential with optimised
@@ -37,6 +53,8 @@ static void configure(j_compress_ptr cinfo, const encode_options *opt) {
     for (int c = 1; c < 3; c++) cinfo->comp_info[c].h_samp_factor = cinfo->comp_info[c].v_samp_factor = 1;
   }
   jpegli_set_quality(cinfo, opt->quality, TRUE);
+  if (opt->align_luma) align_table(cinfo->quant_tbl_ptrs[0], opt->align_luma);
+  if (opt->align_chroma && cinfo->input_components == 3) align_table(cinfo->quant_tbl_ptrs[1], opt->align_chroma);
   jpegli_enable_adaptive_quantization(cinfo, opt->jpeg_adaptive_quantization ? TRUE : FALSE);
   jpegli_set_progressive_level(cinfo, opt->progressive ? 2 : 0);
   cinfo->optimize_coding = opt->progressive || opt->jpeg_optimize_coding ? TRUE : FALSE;
@@ -65,14 +83,13 @@ static jpeg_encoder *from_cinfo(j_compress_ptr cinfo) {
 }
 
 static void init_destination(j_compress_ptr cinfo) {
-  jpeg_encoder *e = from_cinfo(cinfo);
-  e->dest.next_output_byte = e->buffer;
-  e->dest.free_in_buffer = OUTPUT_CHUNK;
+  host_destination *dest = (host_destination *)cinfo->dest;
+  dest->pub.next_output_byte = dest->buffer;
+  dest->pub.free_in_buffer = OUTPUT_CHUNK;
 }
 
 static boolean empty_output_buffer(j_compress_ptr cinfo) {
-  jpeg_encoder *e = from_cinfo(cinfo);
-  host_output_write(e->buffer, OUTPUT_CHUNK);
+  host_output_write(((host_destination *)cinfo->dest)->buffer, OUTPUT_CHUNK);
   init_destination(cinfo);
   return TRUE;
 }
@@ -88,8 +105,16 @@ static JBLOCKARRAY access_counted(j_common_ptr cinfo, jvirt_barray_ptr array, JD
 }
 
 static void term_destination(j_compress_ptr cinfo) {
-  jpeg_encoder *e = from_cinfo(cinfo);
-  host_output_write(e->buffer, (int)(OUTPUT_CHUNK - e->dest.free_in_buffer));
+  host_destination *dest = (host_destination *)cinfo->dest;
+  host_output_write(dest->buffer, (int)(OUTPUT_CHUNK - dest->pub.free_in_buffer));
+}
+
+void jpeg_host_destination(j_compress_ptr cinfo) {
+  host_destination *dest = (*cinfo->mem->alloc_small)((j_common_ptr)cinfo, JPOOL_PERMANENT, sizeof(host_destination));
+  dest->pub.init_destination = init_destination;
+  dest->pub.empty_output_buffer = empty_output_buffer;
+  dest->pub.term_destination = term_destination;
+  cinfo->dest = &dest->pub;
 }
 
 static void put_row(row_sink *self, const uint8_t *row) {
@@ -122,10 +147,7 @@ encoder *jpeg_encoder_new(int width, int height, int channels, const encode_opti
   jpeg_create_compress(cinfo);
   e->access_virt_barray = cinfo->mem->access_virt_barray;
   cinfo->mem->access_virt_barray = access_counted;
-  e->dest.init_destination = init_destination;
-  e->dest.empty_output_buffer = empty_output_buffer;
-  e->dest.term_destination = term_destination;
-  cinfo->dest = &e->dest;
+  jpeg_host_destination(cinfo);
   cinfo->image_width = (JDIMENSION)width;
   cinfo->image_height = (JDIMENSION)height;
   int grey = channels <= 2;

@@ -3,6 +3,7 @@
  * of their own, so the two builds link side by side. */
 #define jpeg_encoder_new jpegli_encoder_new
 #define jpeg_throwing_errors jpegli_throwing_errors
+#define jpeg_host_destination jpegli_host_destination
 #define jpeg_std_error jpegli_std_error
 #define jpeg_CreateCompress jpegli_CreateCompress
 #define jpeg_start_compress jpegli_start_compress

@@ -14,6 +14,7 @@ import { chooseFormats, type RequestedFormat } from './steps/choose-formats';
 import { fitSize } from './steps/fit-size';
 import { neverLarger } from './steps/never-larger';
 import { orient } from './steps/orient';
+import { losslessRecoding, onSourceGrid, preferRecoding } from './steps/jpeg-from-jpeg';
 import { refuseAnimation } from './steps/refuse-animation';
 import { refuseIncomplete } from './steps/refuse-incomplete';
 import type { ImageFormat, OutputSpec } from './types';
@@ -32,7 +33,14 @@ export interface CompressRequest {
 }
 
 /** What was done to the image, for the X-Compression-Notes header (documented in the README). */
-export type CompressionNote = 'orientation-applied' | 'resized' | 'converted' | 'alpha-flattened' | 'icc-kept' | 'original-returned';
+export type CompressionNote =
+  | 'orientation-applied'
+  | 'resized'
+  | 'converted'
+  | 'alpha-flattened'
+  | 'icc-kept'
+  | 'lossless-recoded'
+  | 'original-returned';
 
 export interface CompressResult {
   bytes: Uint8Array;
@@ -64,7 +72,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   // carry-icc leaves a plain sRGB profile out; any other may be copied into the output.
   const iccBytes = icc && !isSrgbProfile(icc) ? icc.length : 0;
   const [primary, ...optional] = chooseFormats(header.format, request.format, request.acceptsWebp, size).map(
-    (format): OutputSpec => ({ format, quality: encoderQuality(format, request.quality), ...size, orientation, iccBytes }),
+    (format): OutputSpec => onSourceGrid(header, { format, quality: encoderQuality(format, request.quality), ...size, orientation, iccBytes }),
   );
   const cpuBudgetMs = request.cpuBudgetMs ?? PAID_CPU_BUDGET_MS;
   const primaryCost = jobCost(engine, header, primary!);
@@ -76,6 +84,13 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     if (cost.peakBytes > ENGINE_BUDGET_BYTES || cpuMs + cost.cpuMs > cpuBudgetMs) continue;
     alternatives.push({ spec, cost });
     cpuMs += cost.cpuMs;
+  }
+  // A JPEG's lossless re-coding, never-larger's first choice: only where it fits its budgets beside the first job.
+  let recoding = losslessRecoding(header, primary!);
+  if (recoding) {
+    const cost = jobCost(engine, header, recoding);
+    if (cost.peakBytes > ENGINE_BUDGET_BYTES || cpuMs + cost.cpuMs > cpuBudgetMs) recoding = undefined;
+    else cpuMs += cost.cpuMs;
   }
   refuseIncomplete(header);
 
@@ -96,31 +111,44 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     if (carried.bytes !== encoded) hold(carried.bytes);
     return { spec, ...carried };
   };
+  // An optional job: skipped when it fails on its own (a re-coding the engine cannot do, a candidate past the budget).
+  const attempt = async (spec: OutputSpec): Promise<Candidate | undefined> => {
+    try {
+      return await encode(spec);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return undefined;
+    }
+  };
+  const resized = size.width !== displayed.width || size.height !== displayed.height;
+  const changeAsked = resized || primary!.format !== header.format;
   try {
-    const [first, ...others] = await runExclusive(cpuMs, queuedJob(request.timing, async () => {
-      const done = [await encode(primary!)];
+    const { kept, others } = await runExclusive(cpuMs, queuedJob(request.timing, async () => {
+      // Run once, whichever rule asks for it first.
+      let recoded: Promise<Candidate | undefined> | undefined;
+      const recode = recoding && (() => (recoded ??= attempt(recoding!)));
+      const first = await preferRecoding(header, await encode(primary!), recode);
+      const kept = await neverLarger(input, header.format, first, changeAsked, async () => recode?.());
+      const others: Candidate[] = [];
       for (const { spec, cost } of alternatives) {
         // Beside what the first job left in hand; the engine enforces it too.
         if (cost.peakBytes + heldBytes > ENGINE_BUDGET_BYTES) continue;
-        try {
-          done.push(await encode(spec));
-        } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
-        }
+        const done = await attempt(spec);
+        if (done) others.push(done);
       }
-      return done;
+      return { kept, others };
     }));
 
-    const resized = size.width !== displayed.width || size.height !== displayed.height;
-    let best = { ...first!, originalReturned: false };
-    const fallback = neverLarger(input, header.format, best.bytes, resized || best.spec.format !== header.format);
-    if (fallback.originalReturned) best = { ...best, bytes: hold(fallback.bytes), originalReturned: true, iccKept: icc !== null };
+    let best = kept.original
+      ? { ...kept.candidate, bytes: hold(kept.original), originalReturned: true, iccKept: icc !== null }
+      : { ...kept.candidate, originalReturned: false };
     for (const candidate of others) {
       if (candidate.bytes.length < best.bytes.length) best = { ...candidate, originalReturned: false };
     }
 
     const notes: CompressionNote[] = [];
     if (best.originalReturned) notes.push('original-returned');
+    else if (best.spec.recode) notes.push('lossless-recoded');
     else {
       if (orientation !== 1) notes.push('orientation-applied');
       if (resized) notes.push('resized');

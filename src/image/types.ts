@@ -42,6 +42,18 @@ export interface ImageHeader {
   scanBlocks: number;
   /** JPEG: blocks times the coefficients of the band, summed over AC refinement scans (each visits every coefficient of its band). */
   refinedCoefficients: number;
+  /** JPEG: the quantisation steps of each component (natural order), as its DQT segments define them; [] for others. */
+  steps: number[][];
+  /**
+   * JPEG: its effective quality, from its quantisation tables: the libjpeg quality (1 to 100) whose standard
+   * tables (T.81 Annex K, scaled as libjpeg scales them) are nearest its own; 0 when not a JPEG.
+   */
+  quality: number;
+  /**
+   * JPEG: its coefficients can be written again as they are (a lossless re-coding): greyscale or three
+   * components, each quantisation table defined once.
+   */
+  recodable: boolean;
   /** PNG: bit depth, colour type and Adam7 interlacing. */
   bitDepth: number;
   colorType: number;
@@ -72,4 +84,16 @@ export interface OutputSpec {
   orientation?: number;
   /** Bytes of the ICC profile the pipeline will carry into this output: its copies count against the budget. */
   iccBytes?: number;
+  /**
+   * JPEG to JPEG at the stored size without decoding pixels (codecs/src/jpeg-recode.c): the input's DCT coefficients
+   * written again, progressive with optimised Huffman tables. `quality` is then a libjpeg quality: 100 keeps every
+   * coefficient (a lossless re-coding); below, each quantisation step becomes the multiple of the input's own nearest
+   * to the standard tables' at that quality.
+   */
+  recode?: boolean;
+  /**
+   * JPEG to JPEG at the stored size and orientation: each step of the encoder's tables becomes the multiple of the
+   * input's own step nearest to it, never finer, so what the input quantised is re-quantised on its own grid.
+   */
+  alignSteps?: boolean;
 }

@@ -47,7 +47,8 @@ describe('what the output carries', () => {
     const cases: Array<[string, Record<string, string>, string]> = [
       ['engine/pngsuite/basn6a08.png', { format: 'jpeg' }, 'converted, alpha-flattened'],
       ['api/chelsea.png', { maxWidth: '100' }, 'resized'], // chelsea.png's plain sRGB profile is left out
-      ['engine/testorig.jpg', { quality: '100' }, 'original-returned'],
+      ['engine/444.jpg', { quality: '100' }, 'lossless-recoded'],
+      ['engine/444-progressive.jpg', { quality: '100' }, 'original-returned'],
     ];
     for (const [name, fields, notes] of cases) {
       const response = await compress(await fixture(name), fields);

@@ -3,6 +3,7 @@ import type { ImageHeader } from '../types';
 import { u16be } from '../bytes';
 import { walkJpeg } from '../container/jpeg-segments';
 import { baseHeader } from './header-defaults';
+import { effectiveQuality, readQuantTables } from './jpeg-tables';
 import { MAX_JPEG_SCANS } from '../../limits/cpu';
 
 /** The SOS marker code: the walker keeps each scan from its SOS marker on. */
@@ -48,12 +49,14 @@ export function readJpegHeader(b: Uint8Array): ImageHeader {
   const { segments, scans, complete } = walkJpeg(b);
   let header: ImageHeader | undefined;
   let frameIds: number[] = [];
+  let tableSlots: number[] = [];
   for (const { marker, data } of segments) {
     const kind = frameKind(marker);
     if (kind === 'unsupported') throw new ApiError('unsupported_image', 'Lossless and hierarchical JPEG are not supported.');
     if (kind) {
       header = readFrame(data, kind);
       frameIds = header.sampling.map((_, i) => data[6 + 3 * i]!);
+      tableSlots = header.sampling.map((_, i) => data[8 + 3 * i]!);
     }
   }
   if (!header) throw corrupt('a scan comes before the frame header');
@@ -67,7 +70,20 @@ export function readJpegHeader(b: Uint8Array): ImageHeader {
   const work = scanWork(header, frameIds, sosHeaders);
   // libjpeg buffers the whole image's coefficients when the first scan leaves components out (jdinput.c).
   const coefficientsBuffered = header.progressive || (work.firstScanComponents ?? header.sampling.length) < header.sampling.length;
-  return { ...header, coefficientsBuffered, scans: sosHeaders.length, scanBlocks: work.blocks, refinedCoefficients: work.refined, complete };
+  const tables = readQuantTables(segments, scans, tableSlots);
+  // A fourth component is CMYK or YCCK, which the engine turns into RGB rather than keeping.
+  const recodable = tables.definedOnce && header.sampling.length !== 4;
+  return {
+    ...header,
+    coefficientsBuffered,
+    scans: sosHeaders.length,
+    scanBlocks: work.blocks,
+    refinedCoefficients: work.refined,
+    steps: tables.components.map((table) => table ?? []),
+    quality: effectiveQuality(tables.components),
+    recodable,
+    complete,
+  };
 }
 
 /**

@@ -10,6 +10,9 @@ export const FLAG_LIBJPEG_TURBO = 8;
 export const FLAG_WEBP_LOW_MEMORY = 16;
 export const FLAG_JPEG_OPTIMIZE = 32;
 export const FLAG_JPEG_ADAPTIVE_QUANTIZATION = 64;
+export const FLAG_JPEG_RECODE = 128;
+/** Bit 12, after the orientation's: jpegli's steps on a JPEG source's grid (same size, orientation 1). */
+export const FLAG_JPEG_ALIGN = 4096;
 /** Bits 8 to 11 of the flags: the EXIF orientation to apply (codecs/src/orient.h). */
 export const ORIENTATION_SHIFT = 8;
 

@@ -8,7 +8,9 @@ import {
   FAIL_MEMORY,
   FAIL_UNSUPPORTED,
   FLAG_JPEG_ADAPTIVE_QUANTIZATION,
+  FLAG_JPEG_ALIGN,
   FLAG_JPEG_OPTIMIZE,
+  FLAG_JPEG_RECODE,
   FLAG_LIBJPEG_TURBO,
   FLAG_OWN_WEBP_ALPHA,
   FLAG_PROGRESSIVE,
@@ -148,6 +150,8 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       (adaptiveQuantization ? FLAG_JPEG_ADAPTIVE_QUANTIZATION : 0) |
       (chosen.ownWebpAlpha ? FLAG_OWN_WEBP_ALPHA : 0) |
       (chosen.webpLowMemory ? FLAG_WEBP_LOW_MEMORY : 0) |
+      (out.recode ? FLAG_JPEG_RECODE : 0) |
+      (out.alignSteps ? FLAG_JPEG_ALIGN : 0) |
       ((out.orientation ?? 1) << ORIENTATION_SHIFT);
     const work = jobWork(header, out, chosen);
     const scale = options.predictionScale ?? 1;
@@ -156,9 +160,9 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       watch.finish();
       last = { ...last, predictedMs: work.ms, workMs: watch.workMs, longestSliceMs: watch.longestSliceMs, yields: io.yields, units: watch.units };
     };
-    io.start(input, plannedOutputBytes(header, out, chosen), watch);
+    io.start(input, out.recode ? header.fileBytes + 65536 : plannedOutputBytes(header, out, chosen), watch);
     try {
-      const quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' ? libjpegTurboQuality(out.quality) : out.quality;
+      const quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' && !out.recode ? libjpegTurboQuality(out.quality) : out.quality;
       await transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, out.width, out.height, flags, header.width, header.height);
       last = { ...last, wasmBytes: exports.heap_top(), outputBufferBytes: io.peakOutputBytes, inputPasses: io.inputPasses };
       report();

@@ -208,7 +208,7 @@ export interface components {
         "X-Savings-Percent": number;
         /** @description Format of the returned image. */
         "X-Output-Format": "jpeg" | "png" | "webp";
-        /** @description What was done, comma-separated, when anything was: `orientation-applied` (the EXIF orientation was applied to the pixels; the output has no orientation tag), `resized` (to fit maxWidth/maxHeight, which refer to the image as displayed), `converted` (format change), `alpha-flattened` (transparency composited onto white for JPEG), `icc-kept` (the colour profile was carried over), `original-returned` (re-encoding would not have been smaller: the input comes back with its metadata stripped). */
+        /** @description What was done, comma-separated, when anything was: `orientation-applied` (the EXIF orientation was applied to the pixels; the output has no orientation tag), `resized` (to fit maxWidth/maxHeight, which refer to the image as displayed), `converted` (format change), `alpha-flattened` (transparency composited onto white for JPEG), `icc-kept` (the colour profile was carried over), `lossless-recoded` (a JPEG comes back with its own DCT coefficients written again, progressive with optimised Huffman tables: the very same pixels in fewer bytes, when re-encoding would not have been smaller or kept every quantisation step of the input), `original-returned` (re-encoding would not have been smaller, nor re-coding: the input comes back with its metadata stripped). */
         "X-Compression-Notes": string;
         /** @description Demo requests this client has left in the current hour: the smaller of its own and its network's. */
         "X-Demo-Remaining": number;

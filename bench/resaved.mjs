@@ -1,0 +1,164 @@
+// The JPEG development set (issue 24): photos as people send them, already compressed the way phones, web tools
+// and editors write them, made from the corpus with Debian's libjpeg-turbo cjpeg (cached in bench/.cache/resaved):
+// qualities 70 to 95, 4:2:0, 4:4:4 and grey, baseline and progressive, some downscaled, some saved twice, and
+// the two classes a re-encoder loses on: grainy dark photos (low light) and smooth gradients. Three JPEGs of
+// libjxl's test set in the corpus go in as they are. The set is split by master photo: decisions are tuned on
+// the tuning part; the held-out part (other masters) is only looked at to check them.
+import { execFileSync, execSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const BRYCE = 'dwebp -quiet $C/webp/bryce.webp -ppm -o -';
+const crop = (left, top, width, height) => `pamcut -left ${left} -top ${top} -width ${width} -height ${height}`;
+const djpeg = (file) => `djpeg $C/${file}`;
+
+/**
+ * name -> how it is made: `from` a shell pipeline from the corpus ($C) writing a PPM (or PGM) to stdout, or
+ * `copy` a corpus JPEG as it is; `filter` a pixel filter below; `saves` the cjpeg options of each save (a
+ * second one re-saves the first, decoded by djpeg); `part`.
+ */
+const SET = {
+  'autumn-q75.jpg': { from: djpeg('photos/plasma-Autumn-2560x1600.jpg'), saves: ['-quality 75'], part: 'tuning' },
+  'autumn-1600-q90-444-prog.jpg': { from: `${djpeg('photos/plasma-Autumn-2560x1600.jpg')} | pamscale -width 1600`, saves: ['-quality 90 -sample 1x1 -progressive'], part: 'tuning' },
+  'cups-q85-prog.jpg': { from: djpeg('photos/plasma-ColorfulCups-2560x1600.jpg'), saves: ['-quality 85 -progressive'], part: 'tuning' },
+  'cups-2048-twice-q92-q80.jpg': { from: `${djpeg('photos/plasma-ColorfulCups-2560x1600.jpg')} | pamscale -width 2048`, saves: ['-quality 92', '-quality 80'], part: 'tuning' },
+  'hubble-q90-444.jpg': { from: djpeg('photos/skimage-hubble_deep_field.jpg'), saves: ['-quality 90 -sample 1x1'], part: 'tuning' },
+  'dark-grain-bryce-q90-444.jpg': { from: `${BRYCE} | ${crop(0, 300, 2400, 1600)}`, filter: 'darkGrain', saves: ['-quality 90 -sample 1x1'], part: 'tuning' },
+  'dark-grain-autumn-1920-q80.jpg': { from: `${djpeg('photos/plasma-Autumn-2560x1600.jpg')} | pamscale -width 1920`, filter: 'darkGrain', saves: ['-quality 80'], part: 'tuning' },
+  'smooth-elarun-q90-444.jpg': { from: 'pngtopnm $C/graphics/plasma-Elarun-2560x1600.png', saves: ['-quality 90 -sample 1x1'], part: 'tuning' },
+  'smooth-elarun-1920-twice-q90-q75.jpg': { from: 'pngtopnm $C/graphics/plasma-Elarun-2560x1600.png | pamscale -width 1920', saves: ['-quality 90', '-quality 75'], part: 'tuning' },
+  'smooth-pastel-bryce-q85-prog.jpg': { from: `${BRYCE} | ${crop(4400, 400, 2400, 1600)}`, filter: 'pastelSmooth', saves: ['-quality 85 -progressive'], part: 'tuning' },
+  'grey-bryce-q75.jpg': { from: `${BRYCE} | ${crop(2200, 200, 2400, 1600)} | ppmtopgm`, saves: ['-quality 75'], part: 'tuning' },
+  'motorcycle-q70.jpg': { from: 'pngtopnm $C/photos/skimage-motorcycle_left.png', saves: ['-quality 70'], part: 'tuning' },
+  'retina-q95.jpg': { from: djpeg('photos/skimage-retina.jpg'), saves: ['-quality 95'], part: 'tuning' },
+  'rocket-twice-q85-q75.jpg': { from: djpeg('photos/skimage-rocket.jpg'), saves: ['-quality 85', '-quality 75'], part: 'tuning' },
+  'astronaut-q80-444-prog.jpg': { from: 'pngtopnm $C/photos/skimage-astronaut.png', saves: ['-quality 80 -sample 1x1 -progressive'], part: 'tuning' },
+  'bryce-4000-q92.jpg': { from: `${BRYCE} | ${crop(6000, 0, 4000, 2156)}`, saves: ['-quality 92'], part: 'tuning' },
+
+  'kite-q90-444.jpg': { from: djpeg('photos/plasma-Kite-2560x1600.jpg'), saves: ['-quality 90 -sample 1x1'], part: 'held-out' },
+  'kite-1600-q75-444-prog.jpg': { from: `${djpeg('photos/plasma-Kite-2560x1600.jpg')} | pamscale -width 1600`, saves: ['-quality 75 -sample 1x1 -progressive'], part: 'held-out' },
+  'smooth-pastel-kite-q90-444.jpg': { from: djpeg('photos/plasma-Kite-2560x1600.jpg'), filter: 'pastelSmooth', saves: ['-quality 90 -sample 1x1'], part: 'held-out' },
+  'dark-grain-bryce-right-q90-444.jpg': { from: `${BRYCE} | ${crop(8700, 200, 2400, 1600)}`, filter: 'darkGrain', saves: ['-quality 90 -sample 1x1'], part: 'held-out' },
+  'coffee-twice-q90-q80.jpg': { from: 'pngtopnm $C/photos/skimage-coffee.png', saves: ['-quality 90', '-quality 80'], part: 'held-out' },
+  'chelsea-q95-444.jpg': { from: 'pngtopnm $C/photos/skimage-chelsea.png', saves: ['-quality 95 -sample 1x1'], part: 'held-out' },
+  'wood-3072-q88-prog.jpg': { from: 'dwebp -quiet $C/webp/gnome-wood-d.webp -ppm -o - | pamscale -width 3072', saves: ['-quality 88 -progressive'], part: 'held-out' },
+  'wood-1920-twice-q85-q70.jpg': { from: 'dwebp -quiet $C/webp/gnome-wood-d.webp -ppm -o - | pamscale -width 1920', saves: ['-quality 85', '-quality 70'], part: 'held-out' },
+  'flower-im_q85_444.jpg': { copy: 'jpeg/flower-im_q85_444.jpg', part: 'held-out' },
+  'flower-im_q85_gray.jpg': { copy: 'jpeg/flower-im_q85_gray.jpg', part: 'held-out' },
+  'flower-im_q85_420_progr.jpg': { copy: 'jpeg/flower-im_q85_420_progr.jpg', part: 'held-out' },
+};
+
+export const RESAVED_PARTS = ['tuning', 'held-out'];
+
+/** A binary PPM (P6) or PGM (P5) with maxval 255: its samples and what to write them back with. */
+function readPnm(bytes) {
+  const text = bytes.subarray(0, 64).toString('latin1');
+  const match = /^(P[56])\s+(\d+)\s+(\d+)\s+255\s/.exec(text);
+  if (!match) throw new Error('resaved: expected an 8-bit binary PPM or PGM');
+  const [head, magic, width, height] = match;
+  return { magic, width: Number(width), height: Number(height), channels: magic === 'P6' ? 3 : 1, samples: new Uint8Array(bytes.subarray(head.length)), head };
+}
+
+const writePnm = ({ head, samples }) => Buffer.concat([Buffer.from(head, 'latin1'), samples]);
+
+/** A seeded normal variate (xorshift32, Box-Muller), so the set is the same on every machine. */
+function gaussian(seed) {
+  let s = seed >>> 0 || 1;
+  const uniform = () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return (s + 1) / 4294967297;
+  };
+  return () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+}
+
+const clamp = (v) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
+
+const FILTERS = {
+  /**
+   * A low-light phone photo: a dark, contrasty tone curve (mean luma about a fifth of full scale) and sensor
+   * grain, luma noise of sigma 5 levels shared by the channels and chroma noise of sigma 2.5 per channel.
+   */
+  darkGrain(image) {
+    const noise = gaussian(24);
+    const { samples, channels } = image;
+    for (let i = 0; i < samples.length; i += channels) {
+      const luma = 5 * noise();
+      for (let c = 0; c < channels; c++) samples[i + c] = clamp(255 * 0.45 * (samples[i + c] / 255) ** 2.2 + luma + 2.5 * noise());
+    }
+    return image;
+  },
+  /**
+   * A smooth pastel picture: the photo averaged over 16x16 cells and interpolated back bilinearly (gradients
+   * without texture), lifted towards a light grey by 45 % (pastel), and a light dither of sigma 0.7 levels.
+   */
+  pastelSmooth(image) {
+    const { width, height, channels, samples } = image;
+    const cell = 16;
+    const cw = Math.ceil(width / cell);
+    const ch = Math.ceil(height / cell);
+    const means = new Float64Array(cw * ch * channels);
+    const counts = new Float64Array(cw * ch);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const k = Math.floor(y / cell) * cw + Math.floor(x / cell);
+        counts[k]++;
+        for (let c = 0; c < channels; c++) means[k * channels + c] += samples[(y * width + x) * channels + c];
+      }
+    }
+    for (let k = 0; k < counts.length; k++) for (let c = 0; c < channels; c++) means[k * channels + c] /= counts[k];
+    const noise = gaussian(85);
+    const at = (cx, cy, c) => means[(Math.min(cy, ch - 1) * cw + Math.min(cx, cw - 1)) * channels + c];
+    for (let y = 0; y < height; y++) {
+      const fy = Math.max(0, (y + 0.5) / cell - 0.5);
+      const y0 = Math.floor(fy);
+      const ty = fy - y0;
+      for (let x = 0; x < width; x++) {
+        const fx = Math.max(0, (x + 0.5) / cell - 0.5);
+        const x0 = Math.floor(fx);
+        const tx = fx - x0;
+        for (let c = 0; c < channels; c++) {
+          const top = at(x0, y0, c) * (1 - tx) + at(x0 + 1, y0, c) * tx;
+          const bottom = at(x0, y0 + 1, c) * (1 - tx) + at(x0 + 1, y0 + 1, c) * tx;
+          const smooth = top * (1 - ty) + bottom * ty;
+          samples[(y * width + x) * channels + c] = clamp(smooth * 0.55 + 230 * 0.45 + 0.7 * noise());
+        }
+      }
+    }
+    return image;
+  },
+};
+
+/**
+ * The development set's JPEGs, made once from the corpus into `cache`/resaved: [{ name, file, part }] in a fixed
+ * order, tuning part first. `part` ('tuning' or 'held-out') narrows it.
+ */
+export function resavedPhotos(cache, corpus, part) {
+  const dir = join(cache, 'resaved');
+  mkdirSync(dir, { recursive: true });
+  const photos = [];
+  for (const [name, recipe] of Object.entries(SET)) {
+    if (part && recipe.part !== part) continue;
+    const file = join(dir, name);
+    if (!existsSync(file)) make(recipe, corpus, file);
+    photos.push({ name, file, part: recipe.part });
+  }
+  return photos;
+}
+
+function make({ from, copy, filter, saves }, corpus, file) {
+  if (copy) return copyFileSync(join(corpus, copy), file);
+  const shell = (command, input) => execSync(command.replaceAll('$C', corpus), { input, maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'inherit'] });
+  let pixels = shell(from);
+  if (filter) pixels = writePnm(FILTERS[filter](readPnm(pixels)));
+  let jpeg;
+  for (const options of saves) {
+    jpeg = execFileSync('cjpeg', [...options.split(' '), ...(readPnm(pixels).channels === 1 ? ['-grayscale'] : [])], { input: pixels, maxBuffer: 1 << 30 });
+    pixels = execFileSync('djpeg', [], { input: jpeg, maxBuffer: 1 << 30 });
+  }
+  writeFileSync(`${file}.tmp`, jpeg);
+  renameSync(`${file}.tmp`, file);
+}

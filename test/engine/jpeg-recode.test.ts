@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/errors/api-error';
+import { insertIccProfile, readIccProfile, stripMetadata } from '../../src/image/container';
+import { walkJpeg } from '../../src/image/container/jpeg-segments';
+import { readHeader } from '../../src/image/header/read-header';
+import { compressImage } from '../../src/image/pipeline';
+import { preferRecoding } from '../../src/image/steps/jpeg-from-jpeg';
+import { encoderQuality } from '../../src/image/quality-scale';
+import type { OutputSpec } from '../../src/image/types';
+import { cat, contains, exifApp1, jpegSegment, jpegSosOffset, tiffWithGps } from '../container/synth';
+import { craftedJpeg } from '../helpers/crafted';
+import { fixture } from '../helpers/fixtures';
+import { freshEngine } from './helpers';
+
+const engine = freshEngine();
+
+async function recode(input: Uint8Array, quality = 100): Promise<Uint8Array> {
+  const header = readHeader(input);
+  return engine.transcode(input, header, { format: 'jpeg', quality, width: header.width, height: header.height, recode: true });
+}
+
+/** A JPEG's quantisation tables (8-bit, zigzag order), in the order its DQT segments define them. */
+function quantTables(jpeg: Uint8Array): number[][] {
+  const tables: number[][] = [];
+  for (const { marker, data } of walkJpeg(jpeg).segments) {
+    if (marker !== 0xdb) continue;
+    for (let at = 0; at + 65 <= data.length; at += 65) tables.push([...data.subarray(at + 1, at + 65)]);
+  }
+  return tables;
+}
+
+/** The engine's lossless PNG of a JPEG: its decoded pixels, to compare two JPEGs' pixels exactly. */
+async function pixels(jpeg: Uint8Array): Promise<Uint8Array> {
+  const header = readHeader(jpeg);
+  const out: OutputSpec = { format: 'png', quality: 100, width: header.width, height: header.height };
+  return engine.transcode(jpeg, header, out);
+}
+
+describe('JPEG header: quantisation tables', () => {
+  it('reads the effective quality: the libjpeg quality of the standard tables nearest the file’s', async () => {
+    // testorig.jpg is libjpeg's test image at its default 75; the others were saved by cjpeg -quality 90.
+    const expected: Array<[string, number]> = [['testorig.jpg', 75], ['progressive.jpg', 90], ['grey.jpg', 90], ['444.jpg', 90], ['422.jpg', 90]];
+    for (const [name, quality] of expected) expect(readHeader(await fixture(`engine/${name}`)), name).toMatchObject({ quality, recodable: true });
+    // Tables of another shape (mozjpeg's, by N. Robidoux, at 80) read as the standard ones they are nearest.
+    expect(readHeader(await fixture('engine/golden-testorig-q80.jpg')).quality).toBe(80);
+    expect(readHeader(await fixture('api/chelsea.png'))).toMatchObject({ quality: 0, recodable: false });
+  });
+
+  it('is not recodable when a table is redefined between scans, or with four components (CMYK)', async () => {
+    const progressive = await fixture('engine/progressive.jpg');
+    const firstScan = jpegSosOffset(progressive);
+    const secondScan = firstScan + 2 + progressive.subarray(firstScan + 2).findIndex((b, i, a) => b === 0xff && a[i + 1] === 0xda);
+    const slot0 = walkJpeg(progressive).segments.find((s) => s.marker === 0xdb)!.data.subarray(0, 65);
+    const same = cat(progressive.subarray(0, secondScan), jpegSegment(0xdb, slot0), progressive.subarray(secondScan));
+    const other = cat(progressive.subarray(0, secondScan), jpegSegment(0xdb, cat(Uint8Array.of(0), new Uint8Array(64).fill(3))), progressive.subarray(secondScan));
+    expect(readHeader(same).recodable).toBe(true);
+    expect(readHeader(other).recodable).toBe(false);
+    const cmyk = craftedJpeg({ width: 16, height: 16, progressive: false, components: [1, 1, 1, 1].map(() => ({ h: 1, v: 1 })) });
+    expect(readHeader(cmyk).recodable).toBe(false);
+  });
+});
+
+describe('wasm engine: lossless re-coding of a JPEG', () => {
+  it('writes testorig.jpg byte for byte as `jpegtran -optimize -progressive -copy none`', async () => {
+    expect(await recode(await fixture('engine/testorig.jpg'))).toEqual(await fixture('engine/golden-testorig-recoded.jpg'));
+  });
+
+  it('keeps every pixel of grey, 4:2:2, 4:4:4, progressive and arithmetic-coded input, and writes progressive Huffman JPEG', async () => {
+    for (const name of ['testorig.jpg', 'grey.jpg', '422.jpg', '444.jpg', 'progressive.jpg', 'testimgari.jpg']) {
+      const input = await fixture(`engine/${name}`);
+      const out = await recode(input);
+      const [before, after] = [readHeader(input), readHeader(out)];
+      expect(after, name).toMatchObject({ progressive: true, arithmetic: false, sampling: before.sampling, quality: before.quality });
+      expect(await pixels(out), name).toEqual(await pixels(input));
+    }
+  });
+
+  it('writes nothing of the source but its image: no EXIF, comments or other segments', async () => {
+    const input = await fixture('orientation/Landscape_1.jpg');
+    const kept = walkJpeg(await recode(input)).segments.map((s) => s.marker);
+    // JFIF, the tables (DQT, DHT), the frame (SOF2).
+    expect(new Set(kept)).toEqual(new Set([0xe0, 0xdb, 0xc4, 0xc2]));
+  });
+
+  it('refuses what it cannot keep as it is: an RGB JPEG (the pipeline then re-encodes it)', async () => {
+    await expect(recode(await fixture('engine/rgb.jpg'))).rejects.toSatisfy((e) => e instanceof ApiError && e.code === 'unsupported_image');
+  });
+});
+
+describe('JPEG from JPEG: the image path', () => {
+  const send = (input: Uint8Array, quality: number, more: { maxWidth?: number; format?: 'jpeg' | 'png' } = {}) =>
+    compressImage(input, { quality, format: more.format ?? 'auto', acceptsWebp: false, maxWidth: more.maxWidth });
+
+  it('a JPEG whose re-encoding would be larger comes back losslessly re-coded: its pixels, fewer bytes, no metadata', async () => {
+    // 4:4:4 at quality 90: jpegli at 100 is larger. An EXIF segment with GPS, orientation 1.
+    const clean = await fixture('engine/444.jpg');
+    const input = cat(clean.subarray(0, 2), exifApp1(tiffWithGps(1)), clean.subarray(2));
+    const result = await send(input, 100);
+    expect(result.notes).toEqual(['lossless-recoded']);
+    expect(result.bytes.length).toBeLessThan(stripMetadata(input, 'jpeg').length);
+    expect(await pixels(result.bytes)).toEqual(await pixels(input));
+    expect(contains(result.bytes, 'Exif\0\0')).toBe(false);
+  });
+
+  it('returns the original, stripped, when the re-coding is no smaller (a progressive file libjpeg already optimised)', async () => {
+    const input = await fixture('engine/444-progressive.jpg');
+    const result = await send(input, 100);
+    expect(result.notes).toEqual(['original-returned']);
+    expect(result.bytes).toEqual(stripMetadata(input, 'jpeg'));
+  });
+
+  it('re-encodes 4:2:0 and grey JPEG with steps on the input’s grid: each a multiple of the input’s, never finer', async () => {
+    for (const name of ['testorig.jpg', 'grey.jpg']) {
+      const input = await fixture(`engine/${name}`);
+      for (const quality of [60, 80, 100]) {
+        const result = await send(input, quality);
+        const [before, after] = [quantTables(input), quantTables(result.bytes)];
+        expect(after.length, name).toBe(before.length);
+        after.forEach((table, t) => table.forEach((step, k) => expect(step % before[t]![k]!, `${name} q${quality} table ${t} step ${k}`).toBe(0)));
+      }
+    }
+    // From 4:4:4 the chroma blocks are not the input's, and aligning the luma alone was measured worse: jpegli's own steps.
+    const from444 = await fixture('engine/444.jpg');
+    const header = readHeader(from444);
+    const plain = await engine.transcode(from444, header, { format: 'jpeg', quality: encoderQuality('jpeg', 80), width: header.width, height: header.height });
+    expect(quantTables((await send(from444, 80)).bytes)).toEqual(quantTables(plain));
+  });
+
+  it('where the grid kept every step of the input, prefers its lossless re-coding when that is no larger', async () => {
+    const input = await fixture('engine/testorig.jpg');
+    const header = readHeader(input);
+    const spec = (quality: number): OutputSpec => ({ format: 'jpeg', quality, width: header.width, height: header.height, alignSteps: true });
+    const candidate = async (out: OutputSpec) => ({ spec: out, bytes: await engine.transcode(input, header, out) });
+    const recoded = await candidate({ ...spec(100), recode: true });
+    const kept = await candidate(spec(100)); // every step is the input's
+    const coarser = await candidate(spec(60));
+    let asked = 0;
+    const recode = async () => (asked++, recoded);
+    // Here jpegli's near-copy is the smaller (its dead zone drops a few coefficients): kept.
+    expect(kept.bytes.length).toBeLessThan(recoded.bytes.length);
+    expect(await preferRecoding(header, kept, recode)).toBe(kept);
+    expect(await preferRecoding(header, { ...kept, bytes: cat(kept.bytes, new Uint8Array(recoded.bytes.length)) }, recode)).toBe(recoded);
+    expect(asked).toBe(2);
+    expect(await preferRecoding(header, coarser, recode)).toBe(coarser);
+    expect(asked).toBe(2);
+  });
+
+  it('re-codes only what is kept as stored: a resize, an orientation to apply or another format re-encode', async () => {
+    const input = await fixture('engine/444.jpg');
+    expect((await send(input, 100, { maxWidth: 100 })).notes).toEqual(['resized']);
+    expect((await send(input, 100, { format: 'png' })).notes).toEqual(['converted']);
+    expect((await send(await fixture('orientation/Landscape_6.jpg'), 100)).notes).not.toContain('lossless-recoded');
+  });
+
+  it('re-encodes as usual a JPEG the engine cannot re-code (RGB components)', async () => {
+    const input = await fixture('engine/rgb.jpg');
+    const result = await send(input, 100);
+    expect(result.notes).not.toContain('lossless-recoded');
+    expect(readHeader(result.bytes)).toMatchObject({ format: 'jpeg', width: 227, height: 149 });
+  });
+
+  it('carries a wide-gamut profile into the re-coded file', async () => {
+    const profile = (await readIccProfile(await fixture('colour/R2020-sRGB-color-bars-200.png'), 'png'))!;
+    const input = await insertIccProfile(await fixture('engine/444.jpg'), 'jpeg', profile);
+    const result = await send(input, 100);
+    expect(result.notes).toEqual(['lossless-recoded', 'icc-kept']);
+    expect(await readIccProfile(result.bytes, 'jpeg')).toEqual(profile);
+  });
+});
