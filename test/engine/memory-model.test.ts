@@ -101,7 +101,7 @@ describe('memory model: the adversarial classes it was calibrated on', () => {
  * ones through the same generator (test/fuzz/model.fuzz.ts).
  */
 describe('memory model: measured <= predicted <= budget for everything admitted (property)', () => {
-  it('holds on 300 random headers and requests', async () => {
+  it('holds on 300 random headers and requests', { timeout: HEAVY_TEST_TIMEOUT_MS }, async () => {
     const outcomes: Record<string, number> = {};
     for (let n = 0; n < 300; n++) {
       const outcome = await runModelCase(serviceEngine, n, 200_000);
