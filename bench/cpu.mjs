@@ -4,6 +4,7 @@
 // main thread), which on a shared machine moves far less than wall time.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BENCH_LIMITS } from './engine.mjs';
 import { timeShell } from './tools.mjs';
 
 /** Workers Paid: $0.02 per million CPU-ms, $0.30 per million requests. */
@@ -25,7 +26,7 @@ async function measure(side, file, format, quality, plan, runs) {
   const times = [];
   for (let i = 0; i <= runs; i++) {
     const start = cpuMs();
-    await engine.transcode(input, header, out);
+    await engine.transcode(input, header, out, BENCH_LIMITS);
     if (i > 0 || runs === 0) times.push(cpuMs() - start);
   }
   times.sort((a, b) => a - b);

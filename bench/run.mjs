@@ -2,14 +2,14 @@
 // beside the native tools on the same images in the same run, and CPU per megapixel of every path
 // beside a BASELINE engine (bench/engine.mjs), and what yielding costs with the longest holds per path
 // (bench/yield-cost.mjs, in workerd). Writes the Engine, CPU and yield sections of docs/benchmarks.md;
-// `node bench/run.mjs cpu` runs and writes the CPU section alone, `node bench/run.mjs yield` the yield one. Needs the shared corpus (CORPUS,
-// default ../shared/corpus).
+// `npm run bench -- cpu` runs and writes the CPU section alone, `npm run bench -- yield` the yield one. Needs the shared
+// corpus (CORPUS, default ../shared/corpus).
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { loadBaseline, loadEngine } from './engine.mjs';
+import { BENCH_LIMITS, loadBaseline, loadEngine } from './engine.mjs';
 import { cpuTable, CPU_NOTE } from './cpu.mjs';
 import { largeImages } from './images.mjs';
 import { ensureTools, timeShell, butteraugli } from './tools.mjs';
@@ -37,7 +37,7 @@ async function job(file, format, quality, maxWidth) {
   const out = { format, quality, width: Math.round(header.width * scale), height: Math.max(1, Math.round(header.height * scale)) };
   const engine = createWasmEngine(module);
   const start = performance.now();
-  const bytes = await engine.transcode(input, header, out);
+  const bytes = await engine.transcode(input, header, out, BENCH_LIMITS);
   const ms = performance.now() - start;
   const { wasmBytes: wasm, outputBufferBytes: js } = engine.lastJob();
   return { header, out, bytes, ms, wasm, js, estimate: engine.estimatePeakBytes(header, out), cpu: engine.estimateCpuMs(header, out), mp: (header.width * header.height) / 1e6 };
@@ -191,6 +191,7 @@ async function webpPngBytesTable() {
 
 
 const started = new Date().toISOString();
+const load = loadavg().map((n) => n.toFixed(1)).join(', ');
 const images = largeImages(cache, corpus);
 const baseline = await loadBaseline(root, cache);
 if (process.argv[2] !== 'yield') {
@@ -198,7 +199,7 @@ if (process.argv[2] !== 'yield') {
   writeDocSection('cpu', 'bench', [
     '## Engine: CPU per megapixel of every path, and what 1,000 images cost',
     '',
-    `\`${process.argv[2] === 'cpu' ? 'node bench/run.mjs cpu' : 'npm run bench'}\`${process.env.BASELINE ? ` with BASELINE=${process.env.BASELINE}` : ''} on ${started} (Node ${process.version}; engine sha256 ${current.sha256.slice(0, 16)}...,`,
+    `\`${process.argv[2] === 'cpu' ? 'npm run bench -- cpu' : 'npm run bench'}\`${process.env.BASELINE ? ` with BASELINE=${process.env.BASELINE}` : ''} on ${started} (Node ${process.version}; engine sha256 ${current.sha256.slice(0, 16)}...,`,
     `baseline ${baseline.label}, sha256 ${baseline.sha256.slice(0, 16)}...), on plasma-Kite-2560x1600.jpg (4.1 MP) and the 24 MP JPEG below.`,
     ...CPU_NOTE,
     '',
@@ -221,14 +222,17 @@ const yields = await yieldTable(root, { ...current, from: root }, baseline, [
 writeDocSection('yield', 'bench', [
   '## Engine: what handing the event loop back costs, and the longest hold per path (issue 19)',
   '',
-  `\`${process.argv[2] === 'yield' ? 'node bench/run.mjs yield' : 'npm run bench'}\`${process.env.BASELINE ? ` with BASELINE=${process.env.BASELINE}` : ''} on ${started}, in workerd (Miniflare, JSPI;`,
-  `baseline ${baseline.label}). CPU-ms: the workerd process's user + system time around one job (/proc; median of 3 alternating`,
-  'runs after a warm-up job each, the request\'s parsing included). "current" is the engine as the service runs it (a timer at each',
-  'hand-back); "instant" the same engine resuming at once (the stack switch alone, without the timer); the baseline holds the',
-  'event loop for its whole job. Wall: the job\'s own wall time, which adds the timers\' waits (about 1.3 ms each in local workerd,',
-  'time the isolate can give other requests) and, on this shared machine, noise. A hold is wall time from a resume to the next',
-  "hand-back (local workerd's clock moves while code runs; in production it moves only across I/O, which is why the engine counts",
-  'work to decide when to hand back); a loaded machine lengthens it.',
+  `\`${process.argv[2] === 'yield' ? 'npm run bench -- yield' : 'npm run bench'}\`${process.env.BASELINE ? ` with BASELINE=${process.env.BASELINE}` : ''} on ${started}, in workerd (Miniflare, JSPI;`,
+  `baseline ${baseline.label}), on a machine shared with other work (load average ${load}): ratios from this one run.`,
+  'CPU-ms: the workerd process\'s CPU time around one job, from /proc/<pid>/task/*/schedstat (median of 3 alternating runs after a',
+  "warm-up job each, the request's parsing included). The baseline holds the event loop for its whole job; it is given the current",
+  'encoder plans, so both do the same codec work and current / baseline is what counting the work and handing back cost. "current"',
+  'is the engine as the service runs it (a timer at each hand-back; its watch reads the wall clock, which on this loaded machine moves',
+  'two to four times faster than the job\'s CPU time, so it hands back more often than on an idle one). Holds in CPU-ms are the CPU',
+  "workerd spent between two hand-backs of the same engine handing back through a probe that reads that CPU time (the probe's own",
+  'cost taken off) and gives it to the watch as its clock: the holds of an idle machine, which other processes do not lengthen. Holds',
+  'in wall ms: from a resume to the next hand-back of the current engine (local workerd\'s clock moves while code runs; in production it',
+  'moves only across I/O, which is why the engine counts work to decide when to hand back), lengthened here by the load.',
   '',
   ...yields,
 ]);

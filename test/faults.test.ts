@@ -4,11 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { AccountGate } from '../src/durable/account-gate';
 import type { Bindings } from '../src/env';
 import { mintKey } from '../src/keys/key-format';
-import { monthWindow } from '../src/limits/month';
-import { callWith, createKey, errorBody, fixture, flushUsage, form } from './helpers/api';
+import { accountGate, callWith, createKey, errorBody, fixture, flushUsage, form } from './helpers/api';
 import { freezeClock } from './helpers/clock';
 import { d1Outage as outage, d1With, namespaceWith } from './helpers/bindings';
-import { compressionsThisMonth, setMonthUsed } from './helpers/usage';
+import { compressionsThisMonth, d1MonthRequests, setMonthUsed } from './helpers/usage';
 
 /** A D1 binding that is down altogether. */
 function d1Down(): D1Database {
@@ -55,18 +54,9 @@ async function compressWith(bindings: Partial<Bindings>, key: string): Promise<R
   return response;
 }
 
-function gate(accountId: string): DurableObjectStub<AccountGate> {
-  return env.ACCOUNT_GATE.get(env.ACCOUNT_GATE.idFromName(accountId));
-}
-
-async function d1Month(keyId: string): Promise<number> {
-  const row = await env.DB.prepare('SELECT requests FROM monthly_usage WHERE key_id = ? AND month = ?').bind(keyId, monthWindow(Date.now()).key).first<{ requests: number }>();
-  return row?.requests ?? 0;
-}
-
 /** Runs the account object's alarm with its D1 binding swapped, as if D1 failed under it. */
 async function alarmWithD1(accountId: string, db: D1Database): Promise<void> {
-  const stub = gate(accountId);
+  const stub = accountGate(accountId);
   await runInDurableObject(stub, (instance) => {
     (instance as unknown as { env: Bindings }).env = { ...env, DB: db };
   });
@@ -97,12 +87,12 @@ describe('faults of the platform under the service', () => {
     expect(next.status).toBe(429);
     expect((await errorBody(next)).error).toBe('quota_exceeded');
     // Once it outlives any request, the held slot counts as the compression it was (and reaches D1).
-    await runInDurableObject(gate(accountId), (_, state) => {
+    await runInDurableObject(accountGate(accountId), (_, state) => {
       state.storage.sql.exec('UPDATE slots SET lapses_ms = ? WHERE counted = 0', Date.now() - 1);
     });
-    await runDurableObjectAlarm(gate(accountId));
+    await runDurableObjectAlarm(accountGate(accountId));
     expect(await compressionsThisMonth(key)).toBe(500);
-    expect(await d1Month(id)).toBe(500);
+    expect(await d1MonthRequests(id)).toBe(500);
   });
 
   it('the commit reaches the object but its answer is lost: it is tried again and counts once', async () => {
@@ -112,7 +102,7 @@ describe('faults of the platform under the service', () => {
     expect(answered.status).toBe(200);
     expect(await compressionsThisMonth(key)).toBe(1);
     await flushUsage(accountId);
-    expect(await d1Month(id)).toBe(1);
+    expect(await d1MonthRequests(id)).toBe(1);
   });
 
   it('D1 failing under the object: nothing is lost, and a batch D1 applied without answering is not applied twice, across a restart', async () => {
@@ -121,26 +111,26 @@ describe('faults of the platform under the service', () => {
     expect((await compressWith({}, key)).status).toBe(200);
     // D1 down at the object's write: the compression stays counted in the object, for a later try.
     await alarmWithD1(accountId, d1FailingBatches('fail'));
-    expect(await d1Month(id)).toBe(0);
+    expect(await d1MonthRequests(id)).toBe(0);
     expect(await compressionsThisMonth(key)).toBe(1);
     // D1 applies the batch but the answer is lost: the object sends it again, and D1 applies it once.
     await alarmWithD1(accountId, d1FailingBatches('lose'));
-    expect(await d1Month(id)).toBe(1);
-    await runDurableObjectAlarm(gate(accountId));
-    expect(await d1Month(id)).toBe(1);
+    expect(await d1MonthRequests(id)).toBe(1);
+    await runDurableObjectAlarm(accountGate(accountId));
+    expect(await d1MonthRequests(id)).toBe(1);
     expect(await compressionsThisMonth(key)).toBe(1);
     // The same, but the object restarts before it hears: it learns from D1 what D1 has.
     expect((await compressWith({}, key)).status).toBe(200);
     await alarmWithD1(accountId, d1FailingBatches('lose'));
-    expect(await d1Month(id)).toBe(2);
-    await evictDurableObject(gate(accountId));
+    expect(await d1MonthRequests(id)).toBe(2);
+    await evictDurableObject(accountGate(accountId));
     expect(await compressionsThisMonth(key)).toBe(2);
     await flushUsage(accountId);
-    expect(await d1Month(id)).toBe(2);
+    expect(await d1MonthRequests(id)).toBe(2);
     // And the next compression adds one.
     expect((await compressWith({}, key)).status).toBe(200);
     await flushUsage(accountId);
-    expect(await d1Month(id)).toBe(3);
+    expect(await d1MonthRequests(id)).toBe(3);
     expect(await compressionsThisMonth(key)).toBe(3);
   });
 

@@ -1,9 +1,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { monthWindow } from '../../src/limits/month';
-import { call, compress, createKey, errorBody, fixture, form } from '../helpers/api';
-import { compressionsThisMonth, setMonthUsed } from '../helpers/usage';
+import { accountGate, call, compress, createKey, errorBody, fixture, form } from '../helpers/api';
+import { compressionsThisMonth, d1MonthRequests, setMonthUsed } from '../helpers/usage';
 import { until } from '../helpers/wait';
 import { fakeNetwork, type FakeNetwork, PUBLIC_IPV4 } from '../url/fake-network';
 
@@ -123,13 +122,9 @@ function heldNetwork() {
   };
 }
 
-function gate(accountId: string) {
-  return env.ACCOUNT_GATE.get(env.ACCOUNT_GATE.idFromName(accountId));
-}
-
 /** The account's held slots, as its object keeps them. */
 async function heldSlots(accountId: string): Promise<number> {
-  return runInDurableObject(gate(accountId), (_, state) => state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM slots WHERE counted = 0').one().n);
+  return runInDurableObject(accountGate(accountId), (_, state) => state.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM slots WHERE counted = 0').one().n);
 }
 
 /**
@@ -137,15 +132,10 @@ async function heldSlots(accountId: string): Promise<number> {
  * commit was lost on every try; the object's alarm then counts it and writes it to D1.
  */
 async function lapseHeldSlots(accountId: string): Promise<void> {
-  await runInDurableObject(gate(accountId), (_, state) => {
+  await runInDurableObject(accountGate(accountId), (_, state) => {
     state.storage.sql.exec('UPDATE slots SET lapses_ms = ? WHERE counted = 0', Date.now() - 1);
   });
-  expect(await runDurableObjectAlarm(gate(accountId))).toBe(true);
-}
-
-async function d1Month(keyId: string): Promise<number | undefined> {
-  const row = await env.DB.prepare('SELECT requests FROM monthly_usage WHERE key_id = ? AND month = ?').bind(keyId, monthWindow(Date.now()).key).first<{ requests: number }>();
-  return row?.requests;
+  expect(await runDurableObjectAlarm(accountGate(accountId))).toBe(true);
 }
 
 describe('monthly quota: a slot lives as long as its request, and a lost commit is never a free request', () => {
@@ -171,7 +161,7 @@ describe('monthly quota: a slot lives as long as its request, and a lost commit 
     expect(await heldSlots(accountId)).toBe(1);
     await lapseHeldSlots(accountId);
     expect(await heldSlots(accountId)).toBe(0);
-    expect(await d1Month(id)).toBe(500);
+    expect(await d1MonthRequests(id)).toBe(500);
     expect(await compressionsThisMonth(key)).toBe(500);
     const b = await compressPng(key);
     expect(b.status).toBe(429);
@@ -179,7 +169,7 @@ describe('monthly quota: a slot lives as long as its request, and a lost commit 
     expect(late.status).toBe(200);
     await late.arrayBuffer();
     expect(await compressionsThisMonth(key)).toBe(500);
-    await runDurableObjectAlarm(gate(accountId));
-    expect(await d1Month(id)).toBe(500);
+    await runDurableObjectAlarm(accountGate(accountId));
+    expect(await d1MonthRequests(id)).toBe(500);
   });
 });

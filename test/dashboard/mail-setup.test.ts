@@ -2,7 +2,7 @@ import { env, exports } from 'cloudflare:workers';
 import { afterEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { Bindings } from '../../src/env';
 import { callWith } from '../helpers/api';
-import { freshEmail, latestMail, LOOPBACK, SAME_ORIGIN } from '../helpers/dashboard';
+import { freshEmail, latestMail, linkRows, LOOPBACK, SAME_ORIGIN } from '../helpers/dashboard';
 
 /**
  * What a deployment that cannot send sign-in mail does (README, "Deploy"): the operator reads what is
@@ -38,10 +38,6 @@ async function expectNotAvailable(response: Response): Promise<string> {
 
 /** Whether a console.error line the spy saw matches. */
 const logged = (errors: MockInstance<typeof console.error>, line: RegExp) => errors.mock.calls.some((call) => line.test(call.join(' ')));
-
-async function linkRows(email: string): Promise<number> {
-  return (await env.DB.prepare('SELECT count(*) AS n FROM sign_in_links WHERE email = ?').bind(email).first<{ n: number }>())!.n;
-}
 
 describe('links carry PUBLIC_ORIGIN', () => {
   it('never the host the request named', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { mailboxKey } from '../../src/mail/mailbox';
 import { MAILS_PER_MAILBOX_PER_HOUR, REQUESTS_PER_CLIENT_PER_HOUR, REQUESTS_PER_NETWORK_PER_HOUR } from '../../src/limits/sign-in-requests';
 import { LINK_COALESCE_MS } from '../../src/sessions/sign-in-links';
-import { freshEmail, get, LOOPBACK, post, signIn } from '../helpers/dashboard';
+import { freshEmail, get, linkRows, LOOPBACK, observable, post, signIn } from '../helpers/dashboard';
 
 /**
  * The limits on sign-in links (decisions.md, "Sign-in links never lock their owner out"): the owner's own
@@ -19,16 +19,6 @@ const client = () => ({ 'CF-Connecting-IP': `10.77.${++unique}.1` });
 async function mailsTo(email: string): Promise<number> {
   const html = await (await get('/dev/outbox', undefined, LOOPBACK)).text();
   return html.split(`</strong> to ${email}</p>`).length - 1;
-}
-
-/** What a client can observe of an answer: status, headers but the date, body. */
-async function observable(response: Response) {
-  const headers = [...response.headers].filter(([name]) => name !== 'date');
-  return { status: response.status, headers, body: await response.text() };
-}
-
-async function linkRows(email: string): Promise<number> {
-  return (await env.DB.prepare('SELECT count(*) AS n FROM sign_in_links WHERE email = ?').bind(email).first<{ n: number }>())!.n;
 }
 
 /** The newest link mailed to `email` signs in (the confirm page's POST answers 303 to the dashboard). */

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/crypto/secrets';
 import { LINK_LIFETIME_MS } from '../../src/sessions/sign-in-links';
-import { freshEmail, get, latestMail, latestToken, post, sessionCookie, signIn } from '../helpers/dashboard';
+import { freshEmail, get, latestMail, latestToken, observable, post, sessionCookie, signIn } from '../helpers/dashboard';
 
 /** The passwordless flow and the link rules (decisions.md, "The dashboard"). */
 
@@ -10,12 +10,6 @@ async function account(email: string) {
   return env.DB.prepare('SELECT id, email, name, plan FROM accounts WHERE email = ?')
     .bind(email)
     .first<{ id: string; email: string; name: string | null; plan: string }>();
-}
-
-/** What a client can observe of an answer: status, headers but the date, body. */
-async function observable(response: Response) {
-  const headers = [...response.headers].filter(([name]) => name !== 'date');
-  return { status: response.status, headers, body: await response.text() };
 }
 
 describe('sign-up and sign-in pages', () => {

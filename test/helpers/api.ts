@@ -4,6 +4,7 @@ import { env, exports } from 'cloudflare:workers';
 import worker from '../../src/index';
 import { wasmEngine } from '../../src/image/wasm';
 import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
+import type { AccountGate } from '../../src/durable/account-gate';
 import type { Bindings } from '../../src/env';
 import { hashKey } from '../../src/keys/hash-key';
 import { keyDisplayPrefix, mintKey } from '../../src/keys/key-format';
@@ -52,9 +53,14 @@ export async function operatorReload(accountId: string): Promise<void> {
   await response.arrayBuffer();
 }
 
+/** The account's Durable Object (src/durable/account-gate.ts): its slots and its month. */
+export function accountGate(accountId: string): DurableObjectStub<AccountGate> {
+  return env.ACCOUNT_GATE.get(env.ACCOUNT_GATE.idFromName(accountId));
+}
+
 /** Has the account's object write what D1 has not got yet now, instead of a few seconds later. */
 export async function flushUsage(accountId: string): Promise<void> {
-  await env.ACCOUNT_GATE.get(env.ACCOUNT_GATE.idFromName(accountId)).flush();
+  await accountGate(accountId).flush();
 }
 
 let keyCounter = 0;

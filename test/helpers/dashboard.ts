@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { call } from './api';
 
@@ -70,4 +71,15 @@ export async function signIn(email = freshEmail(), name = 'Ada'): Promise<{ emai
   expect(confirmed.status).toBe(303);
   expect(confirmed.headers.get('Location')).toBe('/dashboard');
   return { email, cookie: sessionCookie(confirmed) };
+}
+
+/** What a client can observe of an answer: status, headers but the date, body. */
+export async function observable(response: Response): Promise<{ status: number; headers: string[][]; body: string }> {
+  const headers = [...response.headers].filter(([name]) => name !== 'date');
+  return { status: response.status, headers, body: await response.text() };
+}
+
+/** How many sign-in links D1 holds for `email`. */
+export async function linkRows(email: string): Promise<number> {
+  return (await env.DB.prepare('SELECT count(*) AS n FROM sign_in_links WHERE email = ?').bind(email).first<{ n: number }>())!.n;
 }

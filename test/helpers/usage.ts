@@ -38,3 +38,9 @@ export async function setMonthUsed(keyId: string, used: number): Promise<void> {
   const nowMs = freezeClock();
   await env.DB.prepare('INSERT INTO monthly_usage (key_id, month, requests) VALUES (?, ?, ?)').bind(keyId, monthWindow(nowMs).key, used).run();
 }
+
+/** The key's requests this month as D1 has them (the account's object writes them a little later). */
+export async function d1MonthRequests(keyId: string): Promise<number> {
+  const row = await env.DB.prepare('SELECT requests FROM monthly_usage WHERE key_id = ? AND month = ?').bind(keyId, monthWindow(Date.now()).key).first<{ requests: number }>();
+  return row?.requests ?? 0;
+}

@@ -1,8 +1,8 @@
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiError, fakeApiPerTest, image, jpegBytes, pngBytes, TEST_KEY } from '../../client/test/fake-api';
-import { squeeze, tree } from './run';
+import { apiError, fakeApiPerTest, image, jpegBytes, pngBytes, TEST_KEY, until } from '../../client/test/fake-api';
+import { files, squeeze, tree } from './run';
 
 /** What the fake API answers by default: a valid (tiny) PNG, so that outputs are images too. */
 const OUT = pngBytes({ padding: 1 });
@@ -13,10 +13,6 @@ beforeEach(() => {
   env = { SQUEEZE_API_KEY: TEST_KEY, SQUEEZE_BASE_URL: fake.api.url };
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
-
-async function files(root: string): Promise<string[]> {
-  return (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(root.length + 1)).sort();
-}
 
 describe('usage and configuration errors: exit 2, nothing sent', () => {
   it.each([
@@ -145,8 +141,11 @@ describe('outcomes and exit codes', () => {
     dir = await tree({ 'a.png': pngBytes(), 'b.png': pngBytes({ padding: 9 }) });
     fake.api.answer(() => undefined);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
-    const run = await squeeze(['.', '--json', '-c', '1'], { cwd: dir, env, signal: controller.signal });
+    const running = squeeze(['.', '--json', '-c', '1'], { cwd: dir, env, signal: controller.signal });
+    // Interrupted once an upload is in flight (the fake API never answers it), not after some time.
+    await until(() => fake.api.requests.length === 1);
+    controller.abort();
+    const run = await running;
     expect(run.code).toBe(130);
     expect(run.json()).toMatchObject({ stoppedBy: 'interrupted', summary: { compressed: 0, notDone: 2 } });
     expect(await files(dir)).toEqual(['a.png', 'b.png']);

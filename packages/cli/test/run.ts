@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -41,4 +41,9 @@ export async function tree(files: Record<string, Uint8Array | string>): Promise<
     await writeFile(join(dir, path), bytes);
   }
   return dir;
+}
+
+/** Every file under `root`, relative to it, sorted. */
+export async function files(root: string): Promise<string[]> {
+  return (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(root.length + 1)).sort();
 }

@@ -1,11 +1,11 @@
 // squeeze trusts no server and no file name (issue 20, items 4 to 8; issue 21, item 10): it writes only
 // what the client checked, only inside its output tree, keeps a replaced file's mode, prints no control
 // character that came from outside, and says a stopping error once.
-import { chmod, chown, readdir, rm, stat, symlink } from 'node:fs/promises';
+import { chmod, chown, rm, stat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiError, FakeApi, fakeApiPerTest, image, pngBytes, TEST_KEY, type Handler } from '../../client/test/fake-api';
-import { squeeze, tree } from './run';
+import { files, squeeze, tree } from './run';
 
 const fake = fakeApiPerTest();
 let dir: string;
@@ -17,11 +17,6 @@ beforeEach(() => {
 afterEach(async () => {
   await Promise.all([dir, ...cleanup.splice(0)].map((d) => rm(d, { recursive: true, force: true })));
 });
-
-/** Every file under `root`, relative to it. */
-async function files(root: string): Promise<string[]> {
-  return (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(root.length + 1)).sort();
-}
 
 const redirect =
   (status: number, location: string): Handler =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Squeeze } from '../src/index';
-import { image, jpegBytes, pngBytes, fakeApiPerTest, TEST_KEY, webpBytes } from './fake-api';
+import { image, jpegBytes, pngBytes, fakeApiPerTest, TEST_KEY, until, webpBytes } from './fake-api';
 
 const fake = fakeApiPerTest();
 const client = fake.client;
@@ -81,7 +81,7 @@ describe('compress', () => {
         else if (pulls < 6) {
           // The rest comes only once the first part has reached the server: a client that read the whole
           // source before sending would wait here for ever (the test's timeout).
-          while (receivedBeforeEnd < firstPart.length) await new Promise((r) => setTimeout(r, 5));
+          await until(() => receivedBeforeEnd >= firstPart.length);
           controller.enqueue(new Uint8Array(1000));
         } else {
           sourceEnded = true;

@@ -20,6 +20,11 @@ export async function failure(promise: Promise<unknown>): Promise<SqueezeError> 
   return err as SqueezeError;
 }
 
+/** Waits for something the client or the fake API does, never for a length of time (the test's timeout bounds it). */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
 export interface Received {
   method: string;
   path: string;

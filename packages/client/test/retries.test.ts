@@ -1,15 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { isSqueezeError } from '../src/index';
 import { backoffMs } from '../src/retry';
-import { apiError, dropConnection, failure, hang, pngBytes, fakeApiPerTest } from './fake-api';
+import { apiError, dropConnection, failure, hang, pngBytes, fakeApiPerTest, until } from './fake-api';
 
 const fake = fakeApiPerTest();
 const client = fake.client;
-
-/** Waits for something the client or the fake API does, never for a length of time. */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 2));
-}
 
 describe('retries', () => {
   it('retries 5xx with backoff, then succeeds', async () => {

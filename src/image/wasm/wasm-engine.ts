@@ -165,7 +165,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       last = { ...last, predictedMs: work.ms, workMs: watch.workMs, longestSliceMs: watch.longestSliceMs, yields: io.yields, units: watch.units };
     };
     watching = watch;
-    io.start(input, out.recode ? header.fileBytes + 65536 : plannedOutputBytes(header, out, chosen), watch, profile);
+    io.start(input, plannedOutputBytes(header, out, chosen), watch, profile);
     try {
       let quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' && !out.recode ? libjpegTurboQuality(out.quality) : out.quality;
       if (out.format === 'avif') {
