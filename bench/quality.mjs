@@ -1,7 +1,7 @@
 // npm run bench:quality: lossy PNG against pngquant at equal butteraugli; JPEG bytes of this engine
 // against a BASELINE engine at equal SSIMULACRA2 and at equal butteraugli; and the quality scale
 // (src/image/quality-scale.ts) fitted on both metrics. Writes the Quality sections of docs/benchmarks.md.
-// `node bench/quality.mjs png|jpeg|scale` runs and writes one section. `node bench/quality.mjs variant
+// `node bench/quality.mjs png|jpeg|scale|avif|avif-scale` runs and writes one section. `node bench/quality.mjs variant
 // '{"jpegAdaptiveQuantization":true}'` prints the JPEG comparison for the current engine with those
 // createWasmEngine options ("jpegPlan": a JPEG plan forced, e.g. "optimized"), writing nothing (issue 15:
 // what fits the photos jpegli loses on). PHOTOS (comma-separated names) narrows the photos. Needs the shared corpus (CORPUS, default
@@ -170,18 +170,31 @@ const scoredCache = new Map();
 async function scored(side, name, format, quality) {
   const key = `${side.sha256}:${side.label}:${name}:${format}:${quality}`;
   if (scoredCache.has(key)) return scoredCache.get(key);
-  const file = name.startsWith('/') ? name : join(corpus, 'photos', name);
-  const input = new Uint8Array(readFileSync(file));
+  const input = new Uint8Array(readFileSync(photoFile(name)));
   const header = side.readHeader(input);
   const bytes = await side.engine.transcode(input, header, { format, quality, width: header.width, height: header.height });
+  const result = { quality, ...scoreOutput(name, format, bytes) };
+  scoredCache.set(key, result);
+  return result;
+}
+
+/** A corpus photo by name, or a re-saved one by its path. */
+const photoFile = (name) => (name.startsWith('/') ? name : join(corpus, 'photos', name));
+
+/** Bytes and both scores of an output of `format`, decoded to PPM, against the photo's reference. */
+function scoreOutput(name, format, bytes) {
   const out = join(work, `scored.${format}`);
   const ppm = join(work, 'scored.ppm');
   writeFileSync(out, bytes);
   timeShell(DECODE_TO_PPM[format].replaceAll('$IN', out).replaceAll('$OUT', ppm));
   const reference = name.startsWith('/') ? referenceOf(name) : referencePpm('photos', name);
-  const result = { quality, bytes: bytes.length, distance: butteraugli(reference, ppm), ssim: ssimulacra2.score(reference, ppm) };
-  scoredCache.set(key, result);
-  return result;
+  return { bytes: bytes.length, distance: butteraugli(reference, ppm), ssim: ssimulacra2.score(reference, ppm) };
+}
+
+/** What the API answers for the photo at a service quality (the whole image path: for a JPEG, steps on its grid, re-coding, never-larger). */
+async function answered(name, request) {
+  const result = await current.compressImage(new Uint8Array(readFileSync(photoFile(name))), { acceptsWebp: false, ...request });
+  return { format: result.format, notes: result.notes, ...scoreOutput(name, result.format, result.bytes) };
 }
 
 const METRICS = [
@@ -248,13 +261,17 @@ async function avifComparison() {
     const sweep = [];
     for (const quality of AVIF_COMPARE_SWEEP) sweep.push(await scored(current, file, 'avif', quality));
     for (const service of AVIF_COMPARED) {
-      const jpeg = await scored(current, file, 'jpeg', current.encoderQuality('jpeg', service));
-      const webp = await scored(current, file, 'webp', current.encoderQuality('webp', service));
-      const avif = await scored(current, file, 'avif', current.encoderQuality('avif', service));
+      // Our JPEG and WebP as the API answers them; what auto answers a browser that takes AVIF.
+      const jpeg = await answered(file, { quality: service, format: 'jpeg' });
+      const webp = await answered(file, { quality: service, format: 'webp' });
+      const auto = await answered(file, { quality: service, format: 'auto', acceptsWebp: true, acceptsAvif: true });
+      const avif = await answered(file, { quality: service, format: 'avif' });
       const ratio = (base, key) => (atScore(sweep, key, base[key], 'bytes') ?? NaN) / base.bytes;
-      const row = { name: file.split('/').at(-1), resaved: file.startsWith('/'), service, jpeg, webp, avif, ratios: Object.fromEntries(['ssim', 'distance'].flatMap((key) => [[`jpeg-${key}`, ratio(jpeg, key)], [`webp-${key}`, ratio(webp, key)]])) };
+      const row = { name: file.split('/').at(-1), resaved: file.startsWith('/'), service, jpeg, webp, avif, auto, ratios: Object.fromEntries(['ssim', 'distance'].flatMap((key) => [[`jpeg-${key}`, ratio(jpeg, key)], [`webp-${key}`, ratio(webp, key)]])) };
       rows.push(row);
-      console.log(row.name, service, row.ratios, avif.ssim - jpeg.ssim);
+      // The AVIF quality whose look (SSIMULACRA2) is our JPEG's: what the scale would need to give this photo.
+      row.lookQuality = atScore(sweep, 'ssim', jpeg.ssim, 'quality');
+      console.log(row.name, service, row.ratios, avif.ssim - jpeg.ssim, auto.format, auto.bytes, jpeg.notes, row.lookQuality);
     }
   }
   const fmt = (r) => (Number.isNaN(r) ? 'out of sweep' : r.toFixed(3));
@@ -282,13 +299,14 @@ async function avifComparison() {
   }
   lines.push(
     '',
-    '| photo | service quality | JPEG bytes | JPEG SSIMULACRA2 | WebP bytes | WebP SSIMULACRA2 | AVIF bytes | AVIF SSIMULACRA2 | AVIF / JPEG (S) | AVIF / WebP (S) | AVIF / JPEG (B) | AVIF / WebP (B) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    `| photo | service quality | JPEG bytes | JPEG SSIMULACRA2 | WebP bytes | WebP SSIMULACRA2 | AVIF bytes | AVIF SSIMULACRA2 | AVIF / JPEG (S) | AVIF / WebP (S) | AVIF / JPEG (B) | AVIF / WebP (B) | auto answers | its SSIMULACRA2 | AVIF quality at JPEG's SSIMULACRA2 (the scale's: ${current.encoderQuality('avif', AVIF_COMPARED[0])}) |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const r of rows) {
     const held = heldOut.includes(r.name) ? ' (held out)' : '';
+    const kept = r.jpeg.notes.filter((note) => note === 'original-returned' || note === 'lossless-recoded');
     lines.push(
-      `| ${r.name}${held} | ${r.service} | ${r.jpeg.bytes} | ${r.jpeg.ssim.toFixed(2)} | ${r.webp.bytes} | ${r.webp.ssim.toFixed(2)} | ${r.avif.bytes} | ${r.avif.ssim.toFixed(2)} | ${columns.map((key) => fmt(r.ratios[key])).join(' | ')} |`,
+      `| ${r.name}${held} | ${r.service} | ${r.jpeg.bytes}${kept.length ? ` (${kept.join(', ')})` : ''} | ${r.jpeg.ssim.toFixed(2)} | ${r.webp.bytes} | ${r.webp.ssim.toFixed(2)} | ${r.avif.bytes} | ${r.avif.ssim.toFixed(2)} | ${columns.map((key) => fmt(r.ratios[key])).join(' | ')} | ${r.auto.format} ${r.auto.bytes} | ${r.auto.ssim.toFixed(2)} | ${r.lookQuality === undefined ? 'out of sweep' : r.lookQuality.toFixed(1)} |`,
     );
   }
   return lines;
@@ -300,6 +318,7 @@ const SERVICE = [30, 40, 50, 60, 70, 75, 80, 85, 90, 95];
 const AVIF_SWEEP = [10, 20, 30, 40, 50, 55, 60, 65, 70, 75, 80, 85, 90, 95];
 /** AVIF's qualities that bracket our JPEG's and WebP's scores at service 80 on every photo (SSIMULACRA2 55 to 85). */
 const AVIF_COMPARE_SWEEP = [35, 45, 55, 65, 75, 85];
+const FORMAT_TITLES = { jpeg: 'JPEG', webp: 'WebP', png: 'lossy PNG', avif: 'AVIF' };
 const SCALE = {
   jpeg: [5, 10, 15, 20, 25, ...JPEG_SWEEP],
   webp: [10, 20, 30, 40, 50, 60, 70, 80, 85, 90, 95],
@@ -331,12 +350,13 @@ function along(points, x) {
  * the two (the metrics disagree most where one encoder's artefacts are the other metric's blind spot,
  * so neither alone decides). Beyond an encoder's measured range the ends are held.
  */
-async function scaleFit() {
+async function scaleFit(formats) {
   const photos = photoNames().filter((n) => n.startsWith('skimage-'));
   const reference = [];
   for (const service of SERVICE) reference.push({ service, ...(await medians(baseline, photos, 'jpeg', baseline.encoderQuality('jpeg', service))) });
   const measured = {};
-  for (const [format, qualities] of Object.entries(SCALE)) {
+  for (const format of formats) {
+    const qualities = SCALE[format];
     measured[format] = [];
     for (const quality of qualities) measured[format].push(await medians(current, photos, format, quality));
     measured[format].sort((a, b) => a.quality - b.quality);
@@ -345,7 +365,7 @@ async function scaleFit() {
   const fitted = SERVICE.map((service) => {
     const look = reference.find((r) => r.service === service);
     const row = { service };
-    for (const format of Object.keys(SCALE)) {
+    for (const format of formats) {
       // Where an encoder's score stops moving (lossy PNG at 256 colours), its lowest quality reaching it stands for all.
       const curve = (key) => measured[format].filter((m, i, all) => !all.slice(0, i).some((lower) => lower[key] === m[key])).map((m) => [m[key], m.quality]);
       const byMetric = METRICS.map(({ key }) => along(curve(key), look[key]));
@@ -363,13 +383,13 @@ async function scaleFit() {
     ...METRICS.flatMap(({ key, title, digits }) => [
       `/** Median ${title} over the corpus photos at each encoder's own quality. */`,
       `const ${key === 'ssim' ? 'SSIMULACRA2' : 'DISTANCE'}: Record<ImageFormat, ReadonlyArray<readonly [number, number]>> = {`,
-      ...Object.keys(SCALE).map((format) => `  ${format}: ${pairs(measured[format], key, digits)},`),
+      ...formats.map((format) => `  ${format}: ${pairs(measured[format], key, digits)},`),
       '};',
       '',
     ]),
     '/** Or fitted once: [service quality, encoder quality], the mean of the qualities matching the reference on each metric. */',
     'const ENCODER_QUALITY: Record<ImageFormat, ReadonlyArray<readonly [number, number]>> = {',
-    ...Object.keys(SCALE).map((format) => `  ${format}: [${fitted.map((f) => `[${f.service}, ${f[format].quality}]`).join(', ')}],`),
+    ...formats.map((format) => `  ${format}: [${fitted.map((f) => `[${f.service}, ${f[format].quality}]`).join(', ')}],`),
     '};',
     '```',
   ];
@@ -378,12 +398,9 @@ async function scaleFit() {
   for (const [format, rows] of Object.entries(measured)) for (const r of rows) scores.push(`| ${format} | ${r.quality} | ${r.distance.toFixed(3)} | ${r.ssim.toFixed(2)} | ${r.bytes} |`);
   const cell = (f) => `${f.distance.toFixed(1)} / ${f.ssim.toFixed(1)} → **${f.quality}**`;
   const mapping = [
-    '| service quality | JPEG quality (butteraugli / SSIMULACRA2 → fitted) | today | WebP | today | lossy PNG | today | AVIF | today |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...fitted.map(
-      (f) =>
-        `| ${f.service} | ${['jpeg', 'webp', 'png', 'avif'].map((format) => `${cell(f[format])} | ${current.encoderQuality(format, f.service)}`).join(' | ')} |`,
-    ),
+    `| service quality | ${formats.map((format) => `${FORMAT_TITLES[format]} quality (butteraugli / SSIMULACRA2 → fitted) | today`).join(' | ')} |`,
+    `|---|${formats.map(() => '---|---|').join('')}`,
+    ...fitted.map((f) => `| ${f.service} | ${formats.map((format) => `${cell(f[format])} | ${current.encoderQuality(format, f.service)}`).join(' | ')} |`),
   ];
   return { photos, ts, scores, mapping };
 }
@@ -435,10 +452,11 @@ if (only === 'avif') {
     `${command('avif')} ${at}${process.env.AVIF_VARIANT ? ` AVIF_VARIANT=${process.env.AVIF_VARIANT}` : ''}. ${tools} avifdec is Debian bookworm's (libavif 0.11.1 with dav1d).`,
     '',
     "Each photo (the corpus photos, and the development set's photos re-saved as people send them, bench/resaved.mjs, its",
-    'held-out part marked) is encoded by this engine as JPEG and WebP at the service quality (the scale of',
-    `src/image/quality-scale.ts) and as AVIF at its encoder qualities ${AVIF_COMPARE_SWEEP.join(', ')}; the AVIF bytes are interpolated`,
-    "(log-linear) at the JPEG's and at the WebP's score on each metric. A ratio below 1 is smaller at the same look. The",
-    "last column is AVIF's SSIMULACRA2 at the same service quality less JPEG's (the scale keeps the look).",
+    'held-out part marked) is sent through the image path as the API runs it (`compressImage`) as JPEG and WebP at the service',
+    'quality (for a JPEG: steps on its grid, the lossless re-coding, never-larger), and as `auto` for a browser that takes AVIF and',
+    `WebP (what it answers, and that answer's score); and encoded as AVIF at its encoder qualities ${AVIF_COMPARE_SWEEP.join(', ')}; the AVIF bytes are interpolated`,
+    "(log-linear) at the JPEG's and at the WebP's score on each metric. A ratio below 1 is smaller at the same look. The first",
+    "table's last column is AVIF's SSIMULACRA2 at the same service quality less JPEG's (the scale keeps the look).",
     '',
     ...lines,
     '',
@@ -488,7 +506,7 @@ if (!only || only === 'masters') {
 }
 if (only === 'variant') console.log([`variant ${process.argv[3] ?? '{}'} against ${baseline.label}`, ...(await jpegComparison())].join('\n'));
 if (!only || only === 'scale') {
-  const fit = await scaleFit();
+  const fit = await scaleFit(['jpeg', 'webp', 'png']);
   writeDocSection('quality-scale', 'bench:quality', [
     '## Quality: one scale for JPEG, WebP and lossy PNG, on both metrics',
     '',
@@ -500,6 +518,25 @@ if (!only || only === 'scale') {
     'quality is the mean of the two: neither metric alone decides, since each is blind to some of the other\'s artefacts',
     "(butteraugli flatters encoders tuned for it, such as jpegli). Beyond an encoder's measured range its end is held (lossy PNG",
     'reaches 256 colours near 95). Proposed for src/image/quality-scale.ts (not applied by the bench):',
+    '',
+    ...fit.ts,
+    '',
+    ...fit.mapping,
+    '',
+    ...fit.scores,
+  ]);
+}
+if (!only || only === 'avif-scale') {
+  const fit = await scaleFit(['avif']);
+  writeDocSection('quality-scale-avif', 'bench:quality', [
+    '## Quality: AVIF on the one scale, on both metrics',
+    '',
+    `${command('avif-scale')} ${at}. ${tools} avifdec is Debian bookworm's (libavif 0.11.1 with dav1d).`,
+    '',
+    `Median scores over the corpus photos ${fit.photos.join(', ')}, fitted as JPEG, WebP and lossy PNG are (the section above):`,
+    "for each service quality, the AVIF quality (libaom at the plan's speed for these sizes, 6; 4:4:4, tune=iq) whose median score",
+    "matches the reference look on each metric, and the mean of the two. avif-plan.ts raises the quality at faster speeds. Proposed",
+    'for src/image/quality-scale.ts (not applied by the bench):',
     '',
     ...fit.ts,
     '',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encoderQuality, libjpegTurboQuality } from '../../src/image/quality-scale';
 
-const FORMATS = ['jpeg', 'webp', 'png'] as const;
+const FORMATS = ['jpeg', 'webp', 'png', 'avif'] as const;
 
 describe('one quality scale', () => {
   it('keeps 100 at 100 (lossless PNG, the finest JPEG and WebP) everywhere', () => {
@@ -29,6 +29,9 @@ describe('one quality scale', () => {
     expect(encoderQuality('png', 50)).toBe(67);
     expect(encoderQuality('jpeg', 15)).toBe(8);
     expect(encoderQuality('webp', 98)).toBe(98);
+    // AVIF (libaom speed 6, 4:4:4, tune=iq) reaches them at about 51 and 54, and mozjpeg q30's at 29 and 27.
+    expect(encoderQuality('avif', 80)).toBe(53);
+    expect(encoderQuality('avif', 30)).toBe(28);
   });
 
   it("gives libjpeg-turbo (the widest JPEGs) back the service quality of jpegli's, so the look does not change with the encoder", () => {
