@@ -57,7 +57,7 @@ function jpegPlans(side, header) {
   return [...plans.values()];
 }
 
-const usd = (ms, count) => (count * (ms * USD_PER_CPU_MS + USD_PER_REQUEST)).toFixed(4);
+export const usd = (ms, count) => (count * (ms * USD_PER_CPU_MS + USD_PER_REQUEST)).toFixed(4);
 
 /**
  * The table's lines. `photo` is a JPEG photo (the same picture is made into PNG and WebP inputs under

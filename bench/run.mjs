@@ -1,8 +1,9 @@
 // npm run bench: memory, speed, bytes and cold start of the WASM engine (codecs/dist/engine.wasm),
 // beside the native tools on the same images in the same run, and CPU per megapixel of every path
 // beside a BASELINE engine (bench/engine.mjs), and what yielding costs with the longest holds per path
-// (bench/yield-cost.mjs, in workerd). Writes the Engine, CPU and yield sections of docs/benchmarks.md;
-// `npm run bench -- cpu` runs and writes the CPU section alone, `npm run bench -- yield` the yield one. Needs the shared
+// (bench/yield-cost.mjs, in workerd), and AVIF's rows (bench/avif-cost.mjs). Writes the Engine, CPU, AVIF and yield sections
+// of docs/benchmarks.md; `npm run bench -- cpu` runs and writes the CPU section alone, `npm run bench -- yield` the yield one,
+// `npm run bench -- avif` AVIF's. Needs the shared
 // corpus (CORPUS, default ../shared/corpus).
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { dirname, join, basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { BENCH_LIMITS, loadBaseline, loadEngine } from './engine.mjs';
+import { AVIF_COST_NOTE, avifCostTable } from './avif-cost.mjs';
 import { cpuTable, CPU_NOTE } from './cpu.mjs';
 import { largeImages } from './images.mjs';
 import { ensureTools, timeShell, butteraugli } from './tools.mjs';
@@ -194,7 +196,7 @@ const started = new Date().toISOString();
 const load = loadavg().map((n) => n.toFixed(1)).join(', ');
 const images = largeImages(cache, corpus);
 const baseline = await loadBaseline(root, cache);
-if (process.argv[2] !== 'yield') {
+if (process.argv[2] !== 'yield' && process.argv[2] !== 'avif') {
   const cpu = await cpuTable({ ...current, module }, { ...baseline, module: new WebAssembly.Module(baseline.wasmBytes) }, join(corpus, 'photos/plasma-Kite-2560x1600.jpg'), images.jpeg24, cache);
   writeDocSection('cpu', 'bench', [
     '## Engine: CPU per megapixel of every path, and what 1,000 images cost',
@@ -207,6 +209,32 @@ if (process.argv[2] !== 'yield') {
   ]);
 }
 if (process.argv[2] === 'cpu') process.exit(0);
+if (!process.argv[2] || process.argv[2] === 'avif') {
+  const kite = join(corpus, 'photos/plasma-Kite-2560x1600.jpg');
+  const photos = [['plasma-Kite-2560x1600.jpg', kite], ['skimage-hubble_deep_field.jpg', join(corpus, 'photos/skimage-hubble_deep_field.jpg')]];
+  const cost = await avifCostTable({ ...current, module }, photos, work, cache);
+  // Holds of the AVIF paths (issue 19's 50 ms): the "before" columns are the same engine's whole job, as if it never handed back.
+  const holds = await yieldTable(root, { ...current, from: root }, { ...current, from: root }, [
+    ['JPEG -> AVIF q80 (4 MP photo, speed 6, cells of 1024)', kite, 'avif', 80],
+    ['24 MP RGBA PNG -> AVIF q80, maxWidth 4000 (3.1 MP, speed 6, lossless alpha)', images.png24alpha, 'avif', 80, 4000],
+    ['24 MP JPEG -> AVIF q80 (speed 9, cells of 512)', images.jpeg24, 'avif', 80],
+  ]);
+  writeDocSection('cpu-avif', 'bench', [
+    '## Engine: AVIF CPU per megapixel by speed, beside avifenc and cwebp, and its longest holds (issue 22)',
+    '',
+    `\`${process.argv[2] === 'avif' ? 'npm run bench -- avif' : 'npm run bench'}\` on ${started} (Node ${process.version}; engine sha256 ${current.sha256.slice(0, 16)}...), on a machine shared`,
+    `with other work (load average ${load}): ratios from this one run.`,
+    ...AVIF_COST_NOTE,
+    '',
+    ...cost,
+    '',
+    'Holds, in workerd as the yield section below measures them (both engines are this one: "before" is the whole job, which it held',
+    'before AVIF handed back inside a cell).',
+    '',
+    ...holds,
+  ]);
+}
+if (process.argv[2] === 'avif') process.exit(0);
 
 const yields = await yieldTable(root, { ...current, from: root }, baseline, [
   ['JPEG -> JPEG q80 (4 MP photo)', join(corpus, 'photos/plasma-Kite-2560x1600.jpg'), 'jpeg', 80],

@@ -57,6 +57,11 @@ const SPEED_BY_MEGAPIXELS: ReadonlyArray<readonly [number, number]> = [
  */
 const QUALITY_RAISE_BY_SPEED: Record<number, number> = { 6: 0, 7: 5, 8: 10, 9: 12 };
 
+/** libaom's quality for an encoder quality at a speed (the bench forces speeds with it). */
+export function avifQualityAt(speed: number, quality: number): number {
+  return quality >= 100 ? 100 : Math.min(99, quality + QUALITY_RAISE_BY_SPEED[speed]!);
+}
+
 function cells(size: number, largest: number): { count: number; side: number } {
   if (size <= largest) return { count: 1, side: size };
   const count = Math.ceil(size / largest);
@@ -75,6 +80,5 @@ export function planAvif(width: number, height: number, quality: number): AvifPl
   // One cell is the image itself; in a grid every cell has even sides (4:2:0) of at least 64 pixels.
   const cellWidth = grid ? Math.max(MIN_CELL_SIDE, 2 * Math.ceil(across.side / 2)) : width;
   const cellHeight = grid ? Math.max(MIN_CELL_SIDE, 2 * Math.ceil(down.side / 2)) : height;
-  const raised = quality >= 100 ? 100 : Math.min(99, quality + QUALITY_RAISE_BY_SPEED[speed]!);
-  return { speed, quality: raised, cellWidth, cellHeight, columns: Math.ceil(width / cellWidth), rows: Math.ceil(height / cellHeight) };
+  return { speed, quality: avifQualityAt(speed, quality), cellWidth, cellHeight, columns: Math.ceil(width / cellWidth), rows: Math.ceil(height / cellHeight) };
 }
