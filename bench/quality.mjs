@@ -8,7 +8,8 @@
 // ../shared/corpus). BASELINE: a git revision or another checkout (bench/engine.mjs). `node bench/quality.mjs resaved`: JPEG
 // from JPEG on the development set of already compressed photos (bench/resaved-quality.mjs), against BASELINE and cjpeg,
 // this checkout beside TODAY's code (a revision, default the merge base with main); RESAVED_PART=tuning or held-out
-// narrows it to one part (the section says so); PHOTOS prints instead of writing.
+// narrows it to one part (the section says so); PHOTOS prints instead of writing. `node bench/quality.mjs masters`: the corpus's
+// JPEG photos through the same comparison (what JPEG from JPEG changes must keep their results).
 import { readFileSync, writeFileSync, mkdtempSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -337,14 +338,21 @@ if (!only || only === 'jpeg') {
     `(${minutes()} min into the run.)`,
   ]);
 }
+const today = !only || only === 'resaved' || only === 'masters' ? ready(await loadBaseline(root, cache, process.env.TODAY ?? null, 'TODAY')) : undefined;
+const todayCommand = (part) => `${command(part)}${process.env.TODAY ? ` and TODAY=${process.env.TODAY}` : ''}`;
+/** A JPEG-from-JPEG section: its heading and text, the comparison's tables; printed instead when PHOTOS narrows the run. */
+function resavedSection(key, intro, lines) {
+  const section = [...intro, '', ...lines, '', `(${minutes()} min into the run.)`];
+  if (process.env.PHOTOS) console.log(section.join('\n'));
+  else writeDocSection(key, 'bench:quality', section);
+}
 if (!only || only === 'resaved') {
-  const today = ready(await loadBaseline(root, cache, process.env.TODAY ?? null, 'TODAY'));
   const part = process.env.RESAVED_PART;
   const { lines } = await resavedComparison({ engines: { current, today, former: baseline }, ssimulacra2, work, cache, corpus, part, only: process.env.PHOTOS?.split(',') });
-  const section = [
+  resavedSection('quality-resaved', [
     '## Quality: JPEG from JPEG, the development set of already compressed photos (issue 24)',
     '',
-    `${command('resaved')}${process.env.TODAY ? ` and TODAY=${process.env.TODAY}` : ''}${part ? ` and RESAVED_PART=${part} (that part alone)` : ''} ${at}. ${tools}`,
+    `${todayCommand('resaved')}${part ? ` and RESAVED_PART=${part} (that part alone)` : ''} ${at}. ${tools}`,
     '',
     'The photos (bench/resaved.mjs) are JPEGs made from the corpus the way phones, web tools and editors write them (libjpeg-turbo',
     'qualities 70 to 95, 4:2:0, 4:4:4 and grey, baseline and progressive, some downscaled, some saved twice, grainy dark photos and',
@@ -356,13 +364,20 @@ if (!only || only === 'resaved') {
     "50 to 95), each curve kept to its points that no other beats on bytes and score; log-linear between them. '<' marks an output",
     "that looks better than cjpeg's best: the ratio to that file is an upper bound. CPU: this process's user + system time of the",
     'whole image path at service 80 (median of 3, the two codes alternating).',
+  ], lines);
+}
+if (!only || only === 'masters') {
+  // The corpus's JPEG photos through the same comparison: what JPEG from JPEG does must leave them as they were.
+  const photos = photoNames().filter((name) => name.endsWith('.jpg')).map((name) => ({ name, file: join(corpus, 'photos', name), part: 'masters' }));
+  const { lines } = await resavedComparison({ engines: { current, today, former: baseline }, ssimulacra2, work, cache, corpus, photos });
+  resavedSection('quality-masters-path', [
+    '## Quality: JPEG from JPEG on the corpus masters (issue 24)',
     '',
-    ...lines,
+    `${todayCommand('masters')} ${at}. ${tools}`,
     '',
-    `(${minutes()} min into the run.)`,
-  ];
-  if (process.env.PHOTOS) console.log(section.join('\n'));
-  else writeDocSection('quality-resaved', 'bench:quality', section);
+    "The corpus's JPEG photos (its PNG photos take no JPEG-from-JPEG path) measured as the development set is (above), this checkout",
+    `beside today's code (${today.label}): the steps on the input's grid and the re-coding must keep their results.`,
+  ], lines);
 }
 if (only === 'variant') console.log([`variant ${process.argv[3] ?? '{}'} against ${baseline.label}`, ...(await jpegComparison())].join('\n'));
 if (!only || only === 'scale') {

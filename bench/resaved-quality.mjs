@@ -24,10 +24,11 @@ const ABOVE_FORMER = 1.03;
 const CPU_REPEATS = 3;
 
 /**
- * `engines`: { current, today, former }, each as bench/engine.mjs loads it with an `engine` made over its module.
+ * `engines`: { current, today, former }, each as bench/engine.mjs loads it with an `engine` made over its module;
+ * `photos` ([{ name, file, part }]) instead of the development set's (the corpus's JPEG masters).
  * Returns the lines of the section (tables) and the rows for whoever wants them.
  */
-export async function resavedComparison({ engines, ssimulacra2, work, cache, corpus, part, only }) {
+export async function resavedComparison({ engines, ssimulacra2, work, cache, corpus, part, only, photos }) {
   const { current, today, former } = engines;
   const scoresFile = join(cache, 'resaved-scores.json');
   const stored = existsSync(scoresFile) ? JSON.parse(readFileSync(scoresFile, 'utf8')) : {};
@@ -56,7 +57,7 @@ export async function resavedComparison({ engines, ssimulacra2, work, cache, cor
 
   const rows = [];
   const cpu = [];
-  for (const photo of resavedPhotos(cache, corpus, part).filter((p) => !only || only.includes(p.name))) {
+  for (const photo of (photos ?? resavedPhotos(cache, corpus, part)).filter((p) => !only || only.includes(p.name))) {
     const input = new Uint8Array(readFileSync(photo.file));
     const reference = join(work, `${photo.name}.pnm`);
     writeFileSync(reference, execFileSync('djpeg', [photo.file], { maxBuffer: 1 << 30 }));
@@ -118,7 +119,7 @@ function ratios(point, formerPoints, cjpegPoints) {
 }
 
 const fmt = (r) => (Number.isNaN(r) ? 'out of range' : r.toFixed(3));
-const PARTS = [['tuning', (r) => r.part === 'tuning'], ['held-out', (r) => r.part === 'held-out'], ['all', () => true]];
+const PARTS = [['tuning', (r) => r.part === 'tuning'], ['held-out', (r) => r.part === 'held-out'], ['masters', (r) => r.part === 'masters'], ['all', () => true]];
 /** The parts the rows cover, and all of them together when there are two. */
 const partsOf = (rows) => PARTS.filter(([name, keep]) => rows.some(keep) && (name !== 'all' || new Set(rows.map((r) => r.part)).size > 1));
 

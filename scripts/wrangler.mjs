@@ -57,14 +57,28 @@ export function localModeVars(origin) {
   return ['--var', 'MAIL_TRANSPORT:outbox', '--var', `PUBLIC_ORIGIN:${origin}`, '--var', `OPERATOR_TOKEN:${LOCAL_OPERATOR_TOKEN}`];
 }
 
+/**
+ * How long a D1 command waits for a write lock that another process holds on the local D1 (the Worker of
+ * `npm start` holds it for a moment as it writes), as SQLite's busy timeout would. A refused command changed
+ * nothing (wrangler runs a command's statements as one batch, one transaction), so it is run again.
+ */
+const D1_BUSY_WAIT_MS = 30_000;
+const D1_BUSY_PAUSE_MS = 200;
+
 /** Runs wrangler with the project's Node (22, from the `node` devDependency) and captures its output. */
 export function runWrangler(args) {
-  const result = spawnSync(process.execPath, [wranglerBin, ...args], { cwd: root, env: wranglerEnv, encoding: 'utf8' });
-  if (result.status !== 0) {
-    process.stderr.write(result.stdout + result.stderr);
-    throw new Error(`wrangler ${args.join(' ')} failed with exit code ${result.status}`);
+  const busyUntil = Date.now() + D1_BUSY_WAIT_MS;
+  for (let waited = false; ; waited = true) {
+    const result = spawnSync(process.execPath, [wranglerBin, ...args], { cwd: root, env: wranglerEnv, encoding: 'utf8' });
+    if (result.status === 0) return result.stdout;
+    const output = result.stdout + result.stderr;
+    if (!output.includes('SQLITE_BUSY') || Date.now() > busyUntil) {
+      process.stderr.write(output);
+      throw new Error(`wrangler ${args.join(' ')} failed with exit code ${result.status}`);
+    }
+    if (!waited) console.error('The local D1 is busy: another process (npm start?) is writing to it. Waiting for it...');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, D1_BUSY_PAUSE_MS);
   }
-  return result.stdout;
 }
 
 /** Starts wrangler attached to this terminal, forwards signals to it and exits with it. */

@@ -51,7 +51,7 @@ export interface ImageHeader {
   quality: number;
   /**
    * JPEG: its coefficients can be written again as they are (a lossless re-coding): greyscale or three
-   * components, each quantisation table defined once.
+   * components of at most 10 blocks an MCU, each quantisation table defined once.
    */
   recodable: boolean;
   /** PNG: bit depth, colour type and Adam7 interlacing. */
@@ -86,9 +86,7 @@ export interface OutputSpec {
   iccBytes?: number;
   /**
    * JPEG to JPEG at the stored size without decoding pixels (codecs/src/jpeg-recode.c): the input's DCT coefficients
-   * written again, progressive with optimised Huffman tables. `quality` is then a libjpeg quality: 100 keeps every
-   * coefficient (a lossless re-coding); below, each quantisation step becomes the multiple of the input's own nearest
-   * to the standard tables' at that quality.
+   * written again as they are (a lossless re-coding), progressive with optimised Huffman tables; `quality` is 100.
    */
   recode?: boolean;
   /**

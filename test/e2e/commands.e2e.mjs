@@ -4,7 +4,8 @@
 // that state with `wrangler dev` and uses the keys. Runs on loopback only, on a state of its own.
 import { createHash, randomBytes } from 'node:crypto';
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,12 @@ import { assert, test } from './harness.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const state = mkdtempSync(join(tmpdir(), 'squeeze-commands-'));
-const month = new Date().toISOString().slice(0, 7);
+/**
+ * The legacy key's usage is written for this month and the next: the file runs for minutes, and the clock
+ * of the commands and of wrangler dev cannot be held still from here, so it may cross 00:00 UTC on the 1st.
+ */
+const now = new Date();
+const months = [now, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1))].map((d) => d.toISOString().slice(0, 7));
 
 /**
  * Runs `npm run <script> -- args` as an operator would, against this test's state. Asynchronously: a
@@ -50,7 +56,7 @@ test('a state made before migrations: the old schema.sql, a key as the old key c
   const hash = createHash('sha256').update(legacyKey).digest('hex');
   sql(
     `INSERT INTO api_keys (id, key_hash, prefix, plan, name, created_at) VALUES ('legacy-key', '${hash}', '${legacyKey.slice(0, 12)}', 'pro', 'old laptop', '2026-10-01T00:00:00.000Z');
-     INSERT INTO monthly_usage (key_id, month, requests, bytes_in, bytes_out) VALUES ('legacy-key', '${month}', 3, 3000, 1000);`,
+     ${months.map((month) => `INSERT INTO monthly_usage (key_id, month, requests, bytes_in, bytes_out) VALUES ('legacy-key', '${month}', 3, 3000, 1000);`).join('\n')}`,
   );
   // An operator tuned a plan in D1 by hand.
   sql("UPDATE plans SET monthly_quota = 7 WHERE name = 'pro'");
@@ -104,6 +110,7 @@ test('served by wrangler dev: the old key works with its usage kept and the edit
   const compressed = await fetch(`${dev.url}/v1/compress`, { method: 'POST', headers: { 'X-API-Key': legacyKey }, body: form });
   await compressed.arrayBuffer();
   assert(compressed.status === 200, `compress ${compressed.status}`);
+  // Read back at once: only a compression and this read falling either side of 00:00 UTC on the 1st would differ.
   const after = await (await fetch(`${dev.url}/v1/usage`, { headers: { 'X-API-Key': legacyKey } })).json();
   assert(after.usage.current === 4, JSON.stringify(after));
   const fresh = await (await fetch(`${dev.url}/v1/usage`, { headers: { 'X-API-Key': newKey } })).json();
@@ -118,6 +125,25 @@ test('npm run account -- disable: the account\'s keys are 401 at once; enable br
   assert((await fetch(`${dev.url}/v1/usage`, { headers: { 'X-API-Key': newKey } })).status === 200, 'not enabled again');
   const events = sql(`SELECT event FROM audit_events WHERE account_id = '${newAccount}' ORDER BY id`).map((e) => e.event);
   assert(events.includes('account_disabled') && events.at(-1) === 'account_enabled', JSON.stringify(events));
+});
+
+test('an operator command waits while another process writes to the local D1 (npm start does), then makes its change', async () => {
+  // A write lock held on the D1 file, as the dev server's Worker holds it for a moment while it writes.
+  const dir = join(state, 'v3/d1/miniflare-D1DatabaseObject');
+  const writer = new DatabaseSync(join(dir, readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite')));
+  writer.exec('BEGIN IMMEDIATE');
+  const child = spawn(process.execPath, [join(root, 'scripts/account.mjs'), 'plan', newAccount, 'pro'], { cwd: root, env: { ...process.env, SQUEEZE_STATE: state, SQUEEZE_URL: dev.url } });
+  const output = [];
+  for (const stream of [child.stdout, child.stderr]) stream.on('data', (d) => output.push(String(d)));
+  let code;
+  const exited = new Promise((resolve) => child.once('exit', (c) => resolve((code = c))));
+  // The lock is let go once the command says it waits for it (or has ended without waiting).
+  while (!output.join('').includes('The local D1 is busy') && code === undefined) await new Promise((r) => setTimeout(r, 100));
+  writer.exec('COMMIT');
+  writer.close();
+  assert((await exited) === 0, output.join(''));
+  assert(output.join('').includes('business → pro'), output.join(''));
+  assert(sql(`SELECT plan FROM accounts WHERE id = '${newAccount}'`)[0].plan === 'pro', 'plan not changed');
 });
 
 test("npm run account -- disable ends the account's dashboard sessions", async () => {

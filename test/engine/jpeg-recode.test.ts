@@ -7,9 +7,12 @@ import { compressImage } from '../../src/image/pipeline';
 import { preferRecoding } from '../../src/image/steps/jpeg-from-jpeg';
 import { encoderQuality } from '../../src/image/quality-scale';
 import type { OutputSpec } from '../../src/image/types';
+import { PROGRESS_ENCODER_STEP, PROGRESS_SCANNED } from '../../src/image/wasm/abi';
+import { recodeBlockVisits } from '../../src/image/wasm/cpu-model';
 import { cat, contains, exifApp1, jpegSegment, jpegSosOffset, tiffWithGps } from '../container/synth';
 import { craftedJpeg } from '../helpers/crafted';
 import { fixture } from '../helpers/fixtures';
+import { checkJob } from '../helpers/model-cases';
 import { freshEngine } from './helpers';
 
 const engine = freshEngine();
@@ -82,6 +85,30 @@ describe('wasm engine: lossless re-coding of a JPEG', () => {
     expect(new Set(kept)).toEqual(new Set([0xe0, 0xdb, 0xc4, 0xc2]));
   });
 
+  it('reports its work as it goes, the scans read then every block each encoder pass visits, as the CPU model predicts', async () => {
+    // Baseline 4:2:0, whose decode would read no scans into a buffer: the re-coding reads them all.
+    const input = craftedJpeg({ width: 1000, height: 800, components: [{ h: 2, v: 2 }, { h: 1, v: 1 }, { h: 1, v: 1 }], progressive: false, seed: 7 });
+    const header = readHeader(input);
+    await recode(input);
+    const job = engine.lastJob();
+    expect(job.units[PROGRESS_SCANNED]).toBeGreaterThanOrEqual(header.scanBlocks);
+    // Luma blocks 11 times, chroma 7 (libjpeg's simple progression: each scan twice, statistics then output, but the DC refinement).
+    expect(job.units[PROGRESS_ENCODER_STEP]).toBe(recodeBlockVisits(header));
+    expect(recodeBlockVisits(header)).toBe(11 * 126 * 100 + 7 * 2 * 63 * 50);
+    expect(job.workMs / job.predictedMs).toBeGreaterThan(0.95);
+    expect(job.workMs / job.predictedMs).toBeLessThan(1.05);
+    expect(job.yields).toBeGreaterThan(0);
+  });
+
+  it('needs 2 B per coefficient of the input and its output: a 12 MP 4:4:4 re-coding measured within the model and the budget', async () => {
+    const input = craftedJpeg({ width: 4000, height: 3000, components: [1, 2, 3].map(() => ({ h: 1, v: 1 })), progressive: false, seed: 9 });
+    const header = readHeader(input);
+    const { measured, predicted } = await checkJob(freshEngine(), input, { format: 'jpeg', quality: 100, width: header.width, height: header.height, recode: true }, '12 MP 4:4:4 re-coding');
+    // The coefficients: 3 x 500 x 375 blocks of 128 B.
+    expect(measured).toBeGreaterThan(3 * 500 * 375 * 128);
+    expect(predicted).toBeLessThan(measured * 1.1);
+  });
+
   it('refuses what it cannot keep as it is: an RGB JPEG (the pipeline then re-encodes it)', async () => {
     await expect(recode(await fixture('engine/rgb.jpg'))).rejects.toSatisfy((e) => e instanceof ApiError && e.code === 'unsupported_image');
   });
@@ -150,6 +177,16 @@ describe('JPEG from JPEG: the image path', () => {
     expect((await send(input, 100, { maxWidth: 100 })).notes).toEqual(['resized']);
     expect((await send(input, 100, { format: 'png' })).notes).toEqual(['converted']);
     expect((await send(await fixture('orientation/Landscape_6.jpg'), 100)).notes).not.toContain('lossless-recoded');
+  });
+
+  it('does not re-code a layout a progressive file cannot interleave: 4x4 luma with two chroma, 18 blocks an MCU', async () => {
+    // Decodable in separate scans; the re-coding's interleaved DC scan would need more than libjpeg's 10 blocks.
+    const components = [{ h: 4, v: 4 }, { h: 1, v: 1 }, { h: 1, v: 1 }];
+    const input = craftedJpeg({ width: 64, height: 64, components, progressive: false, scanPerComponent: true, seed: 3 });
+    expect(readHeader(input).recodable).toBe(false);
+    await expect(recode(input)).rejects.toSatisfy((e) => e instanceof ApiError && e.code === 'unsupported_image');
+    const result = await send(input, 100);
+    expect(result.notes).not.toContain('lossless-recoded');
   });
 
   it('re-encodes as usual a JPEG the engine cannot re-code (RGB components)', async () => {

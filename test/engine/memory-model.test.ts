@@ -5,7 +5,7 @@ import type { ImageFormat, OutputSpec } from '../../src/image/types';
 import { createWasmEngine } from '../../src/image/wasm';
 import { craftedJpeg, noisePng, prng, samplePng, tiledNoisePng } from '../helpers/crafted';
 import { fixture } from '../helpers/fixtures';
-import { checkJob, runModelCase } from '../helpers/model-cases';
+import { checkJob, modelCase, runModelCase } from '../helpers/model-cases';
 import { HEAVY_TEST_TIMEOUT_MS } from '../helpers/timeouts';
 import { worstCasePlan } from './helpers';
 
@@ -108,5 +108,29 @@ describe('memory model: measured <= predicted <= budget for everything admitted 
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
     }
     expect(outcomes.ok).toBeGreaterThan(250);
+  });
+});
+
+/**
+ * The lossless re-coding (jpeg-recode.c) of the property's JPEG inputs, every layout, baseline, progressive or in
+ * several scans: the coefficients at 2 B each, and the work it reports as it goes about what the CPU model predicts.
+ */
+describe('memory and CPU models: the lossless re-coding of random JPEG headers (property)', () => {
+  it('holds on 40 re-codings', async () => {
+    let recoded = 0;
+    for (let n = 0; recoded < 40; n++) {
+      const c = modelCase(n, 200_000);
+      if (!('jpeg' in c.input)) continue;
+      const input = c.input.jpeg;
+      const header = readHeader(input);
+      if (!header.recodable) continue;
+      await checkJob(serviceEngine, input, { format: 'jpeg', quality: 100, width: header.width, height: header.height, recode: true }, `${c.name} re-coded`);
+      const job = serviceEngine.lastJob();
+      // The encoder's passes exactly; the decoder reports an iMCU row's blocks at each step, the markers after the
+      // last scan too, which on images of a few blocks comes to half more than the header's count (a tenth of a ms).
+      expect(job.workMs, `${c.name} re-coded: work counted`).toBeGreaterThan(0.9 * job.predictedMs);
+      expect(job.workMs, `${c.name} re-coded: work counted`).toBeLessThan(1.5 * job.predictedMs + 0.1);
+      recoded++;
+    }
   });
 });

@@ -56,7 +56,11 @@ export async function phonePhoto({ width, height, kind }: PhonePhoto): Promise<U
  * whose memory is its high-water mark; each test file has an isolate of its own, so call this once per file:
  * the instance must be fresh when the job starts.
  */
-export async function expectPhotoFits(photo: PhonePhoto, fields: Record<string, string>, expected: { format: ImageFormat; width: number; height: number }): Promise<void> {
+export async function expectPhotoFits(
+  photo: PhonePhoto,
+  fields: Record<string, string>,
+  expected: { format: ImageFormat; width: number; height: number; notes?: string },
+): Promise<void> {
   const input = await phonePhoto(photo);
   expect(input.length).toBeLessThanOrEqual(COMPRESS_MAX_BYTES);
   expect(readHeader(input)).toMatchObject({ width: photo.width, height: photo.height, progressive: photo.kind === 'progressive' });
@@ -66,6 +70,7 @@ export async function expectPhotoFits(photo: PhonePhoto, fields: Record<string, 
   expect(response.status).toBe(200);
   const { header } = await responseImage(response);
   expect([header.format, header.width, header.height]).toEqual([expected.format, expected.width, expected.height]);
+  if (expected.notes !== undefined) expect(response.headers.get('X-Compression-Notes')).toBe(expected.notes);
   const job = wasmEngine.lastJob();
   expect(job.wasmBytes).toBeGreaterThan(0);
   expect(job.wasmBytes + job.outputBufferBytes).toBeLessThanOrEqual(ENGINE_BUDGET_BYTES);

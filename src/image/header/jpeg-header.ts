@@ -8,6 +8,8 @@ import { MAX_JPEG_SCANS } from '../../limits/cpu';
 
 /** The SOS marker code: the walker keeps each scan from its SOS marker on. */
 const SOS = 0xda;
+/** Blocks an interleaved scan's MCU may hold (T.81 B.2.3; libjpeg's C_MAX_BLOCKS_IN_MCU). */
+const MAX_BLOCKS_IN_MCU = 10;
 
 function corrupt(why: string): ApiError {
   return new ApiError('unsupported_image', `The JPEG data is corrupt: ${why}.`);
@@ -71,8 +73,10 @@ export function readJpegHeader(b: Uint8Array): ImageHeader {
   // libjpeg buffers the whole image's coefficients when the first scan leaves components out (jdinput.c).
   const coefficientsBuffered = header.progressive || (work.firstScanComponents ?? header.sampling.length) < header.sampling.length;
   const tables = readQuantTables(segments, scans, tableSlots);
-  // A fourth component is CMYK or YCCK, which the engine turns into RGB rather than keeping.
-  const recodable = tables.definedOnce && header.sampling.length !== 4;
+  // A fourth component is CMYK or YCCK, which the engine turns into RGB rather than keeping. The re-coding's
+  // progressive DC scans interleave every component: libjpeg takes at most 10 blocks an MCU (T.81 B.2.3).
+  const mcuBlocks = header.sampling.reduce((n, c) => n + c.h * c.v, 0);
+  const recodable = tables.definedOnce && header.sampling.length !== 4 && (header.sampling.length === 1 || mcuBlocks <= MAX_BLOCKS_IN_MCU);
   return {
     ...header,
     coefficientsBuffered,

@@ -34,6 +34,13 @@ const TERMS = {
    * the output size. Measured: exact to 0.1 MiB on 1000x1000 files of ten sampling layouts.
    */
   jpegCoefficientBytesPerBlock: 128,
+  /**
+   * The lossless re-coding (jpeg-recode.c) reads every coefficient of the input (jpegCoefficientBytesPerBlock,
+   * whatever its mode) and writes them again through libjpeg-turbo's encoder, which keeps nothing per pixel
+   * (Huffman statistics, tables, a block row). Measured: heap top less the coefficients 0.66 to 0.69 MiB, what
+   * an 8x8 job's is (baseBytes), on 3 MP noise at q100 (4:4:4, 4:2:0, grey, baseline and progressive) and photos.
+   */
+  jpegRecodeBytes: 0.25 * MiB,
   /** PNG decoder rows (RGBA8 row, packed row, libspng's two scanlines at up to 8 B/px). Measured: 16 B/col, 300000x30. */
   pngRowBytesPerColumn: 32,
   /**
@@ -211,6 +218,8 @@ function outputShare(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): n
  * their worst case.
  */
 export function plannedOutputBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+  // A lossless re-coding writes the input's own coefficients: optimised tables rarely add bytes, and never many.
+  if (out.recode) return header.fileBytes + 64 * 1024;
   if (out.format === 'png') return worstOutputBytes(header, out, plan);
   const alpha = out.format === 'webp' && header.hasAlpha ? TERMS.webpAlphaOutputBytesPerPixel * TERMS.outputMargin : 0;
   return Math.ceil(plannedColourBytes(header, out, plan) + out.width * out.height * alpha + 64 * 1024);
@@ -240,20 +249,23 @@ export function decodedSize(header: ImageHeader, out: OutputSpec): { width: numb
   return { width: Math.ceil(header.width * scale), height: Math.ceil(header.height * scale) };
 }
 
-/** The 8x8 blocks of every component, padded to the component's sampling factors. */
-function jpegBlocks(width: number, height: number, sampling: ReadonlyArray<{ h: number; v: number }>): number {
-  const hmax = Math.max(...sampling.map((c) => c.h));
-  const vmax = Math.max(...sampling.map((c) => c.v));
+type Sampling = ReadonlyArray<{ h: number; v: number }>;
+
+/** The 8x8 blocks of one component of a JPEG, padded to its sampling factors (libjpeg's coefficient arrays). */
+export function componentBlocks(width: number, height: number, sampling: Sampling, c: { h: number; v: number }): number {
+  const hmax = Math.max(...sampling.map((s) => s.h));
+  const vmax = Math.max(...sampling.map((s) => s.v));
   const padded = (n: number, to: number) => Math.ceil(n / to) * to;
-  return sampling.reduce((sum, c) => {
-    const blocksWide = padded(Math.ceil(Math.ceil((width * c.h) / hmax) / 8), c.h);
-    const blocksHigh = padded(Math.ceil(Math.ceil((height * c.v) / vmax) / 8), c.v);
-    return sum + blocksWide * blocksHigh;
-  }, 0);
+  return padded(Math.ceil(Math.ceil((width * c.h) / hmax) / 8), c.h) * padded(Math.ceil(Math.ceil((height * c.v) / vmax) / 8), c.v);
+}
+
+/** The 8x8 blocks of every component, padded to the component's sampling factors. */
+function jpegBlocks(width: number, height: number, sampling: Sampling): number {
+  return sampling.reduce((sum, c) => sum + componentBlocks(width, height, sampling, c), 0);
 }
 
 /** Every coefficient of every component (libjpeg-turbo's decoder). */
-function jpegCoefficientBytes(width: number, height: number, sampling: ReadonlyArray<{ h: number; v: number }>): number {
+function jpegCoefficientBytes(width: number, height: number, sampling: Sampling): number {
   return jpegBlocks(width, height, sampling) * TERMS.jpegCoefficientBytesPerBlock;
 }
 
@@ -363,6 +375,7 @@ function orientBytes(header: ImageHeader, out: OutputSpec): number {
 
 /** WASM memory of the job: every term at once (the model does not rely on one part freeing before the next). */
 function wasmPeakBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+  if (out.recode) return TERMS.baseBytes + jpegCoefficientBytes(header.width, header.height, header.sampling) + TERMS.jpegRecodeBytes;
   const decoded = decodedSize(header, out);
   const [storedW, storedH] = (out.orientation ?? 1) >= 5 ? [out.height, out.width] : [out.width, out.height];
   return (

@@ -160,7 +160,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       watch.finish();
       last = { ...last, predictedMs: work.ms, workMs: watch.workMs, longestSliceMs: watch.longestSliceMs, yields: io.yields, units: watch.units };
     };
-    io.start(input, out.recode ? header.fileBytes + 65536 : plannedOutputBytes(header, out, chosen), watch);
+    io.start(input, plannedOutputBytes(header, out, chosen), watch);
     try {
       const quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' && !out.recode ? libjpegTurboQuality(out.quality) : out.quality;
       await transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, out.width, out.height, flags, header.width, header.height);
