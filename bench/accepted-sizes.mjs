@@ -42,8 +42,10 @@ const COLUMNS = [
   ['→ JPEG, full size', 'jpeg'],
   ['→ PNG, full size', 'png'],
   ['→ WebP, full size', 'webp'],
+  ['→ AVIF, full size', 'avif'],
   ['→ JPEG, maxWidth 2560', 'jpeg', 2560],
   ['→ WebP, maxWidth 2560', 'webp', 2560],
+  ['→ AVIF, maxWidth 2560', 'avif', 2560],
 ];
 const cap = process.env.NOCAP ? Infinity : m.MAX_INPUT_PIXELS;
 const ceiling = process.env.NOCAP ? 400 : m.MAX_INPUT_PIXELS / 1e6;

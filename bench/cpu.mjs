@@ -70,6 +70,7 @@ export async function cpuTable(current, baseline, photo, large, cache) {
   const outputs = [
     ['JPEG', 'jpeg', (side) => side.encoderQuality('jpeg', SERVICE_QUALITY)],
     ['WebP', 'webp', (side) => side.encoderQuality('webp', SERVICE_QUALITY)],
+    ['AVIF', 'avif', (side) => side.encoderQuality('avif', SERVICE_QUALITY)],
     ['lossy PNG', 'png', (side) => side.encoderQuality('png', SERVICE_QUALITY)],
     ['lossless PNG', 'png', () => 100],
   ];
@@ -99,6 +100,7 @@ export async function cpuTable(current, baseline, photo, large, cache) {
     await row('JPEG → JPEG, plan forced', photo, 'jpeg', outputs[0][2], plan, `${name} (planned from ${fromMp} MP)`, 3, false);
   }
   await row('24 MP JPEG → JPEG', large, 'jpeg', outputs[0][2], undefined, 'planned', 1, true);
+  await row('24 MP JPEG → AVIF', large, 'avif', outputs[2][2], undefined, 'planned', 0, false);
   return lines;
 }
 

@@ -20,6 +20,7 @@ import { ensureSsimulacra2 } from './ssimulacra2.mjs';
 import { writeDocSection } from './doc-section.mjs';
 import { atScore, median } from './curves.mjs';
 import { RESAVED_SERVICE, resavedComparison } from './resaved-quality.mjs';
+import { resavedPhotos } from './resaved.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = join(root, 'bench/.cache');
@@ -31,6 +32,7 @@ const ssimulacra2 = ensureSsimulacra2(cache);
 const only = process.argv[2];
 /** The variant mode's engine options; a forced JPEG plan becomes a plan function. */
 function engineOptions(loaded) {
+  if (only === 'avif' && process.env.AVIF_VARIANT) return { avif: JSON.parse(process.env.AVIF_VARIANT) };
   if (only !== 'variant') return {};
   const { jpegPlan, ...options } = JSON.parse(process.argv[3] ?? '{}');
   return jpegPlan ? { ...options, plan: (header, out) => ({ ...loaded.planEncoder(header, out), jpeg: jpegPlan }) } : options;
@@ -145,7 +147,19 @@ function referencePpm(folder, name) {
   return out;
 }
 
-const DECODE_TO_PPM = { jpeg: 'djpeg -ppm $IN > $OUT', webp: 'dwebp -quiet $IN -ppm -o $OUT', png: 'pngtopnm $IN > $OUT' };
+/** A JPEG outside the corpus (a re-saved photo) decoded to the PPM reference. */
+function referenceOf(file) {
+  const out = join(work, `${file.split('/').at(-1)}.ppm`);
+  if (!existsSync(out)) timeShell(`djpeg -ppm ${file} > ${out}`);
+  return out;
+}
+
+const DECODE_TO_PPM = {
+  jpeg: 'djpeg -ppm $IN > $OUT',
+  webp: 'dwebp -quiet $IN -ppm -o $OUT',
+  png: 'pngtopnm $IN > $OUT',
+  avif: 'avifdec -j 1 --ignore-icc $IN $IN.png > /dev/null && pngtopnm $IN.png > $OUT',
+};
 const scoredCache = new Map();
 
 /**
@@ -156,15 +170,15 @@ const scoredCache = new Map();
 async function scored(side, name, format, quality) {
   const key = `${side.sha256}:${side.label}:${name}:${format}:${quality}`;
   if (scoredCache.has(key)) return scoredCache.get(key);
-  const file = join(corpus, 'photos', name);
+  const file = name.startsWith('/') ? name : join(corpus, 'photos', name);
   const input = new Uint8Array(readFileSync(file));
   const header = side.readHeader(input);
   const bytes = await side.engine.transcode(input, header, { format, quality, width: header.width, height: header.height });
   const out = join(work, `scored.${format}`);
   const ppm = join(work, 'scored.ppm');
   writeFileSync(out, bytes);
-  timeShell(DECODE_TO_PPM[format].replace('$IN', out).replace('$OUT', ppm));
-  const reference = referencePpm('photos', name);
+  timeShell(DECODE_TO_PPM[format].replaceAll('$IN', out).replaceAll('$OUT', ppm));
+  const reference = name.startsWith('/') ? referenceOf(name) : referencePpm('photos', name);
   const result = { quality, bytes: bytes.length, distance: butteraugli(reference, ppm), ssim: ssimulacra2.score(reference, ppm) };
   scoredCache.set(key, result);
   return result;
@@ -216,10 +230,82 @@ async function jpegComparison() {
   return lines;
 }
 
+/** Service qualities the AVIF comparison reports. */
+const AVIF_COMPARED = [80];
+
+/**
+ * Per photo: our JPEG and WebP at the service quality, and AVIF's bytes at their scores (both metrics), from a
+ * sweep of AVIF's own qualities; AVIF at the same service quality for the look.
+ */
+async function avifComparison() {
+  const wanted = ({ name }) => !process.env.PHOTOS || process.env.PHOTOS.split(',').includes(name);
+  // Corpus photos by name, the development set's re-saved ones by path (scored() tells them apart).
+  const resaved = resavedPhotos(cache, corpus).filter(wanted);
+  const heldOut = resaved.filter((p) => p.part === 'held-out').map((p) => p.name);
+  const photos = [...photoNames(), ...resaved.map((p) => p.file)];
+  const rows = [];
+  for (const file of photos) {
+    const sweep = [];
+    for (const quality of AVIF_COMPARE_SWEEP) sweep.push(await scored(current, file, 'avif', quality));
+    for (const service of AVIF_COMPARED) {
+      const jpeg = await scored(current, file, 'jpeg', current.encoderQuality('jpeg', service));
+      const webp = await scored(current, file, 'webp', current.encoderQuality('webp', service));
+      const avif = await scored(current, file, 'avif', current.encoderQuality('avif', service));
+      const ratio = (base, key) => (atScore(sweep, key, base[key], 'bytes') ?? NaN) / base.bytes;
+      const row = { name: file.split('/').at(-1), resaved: file.startsWith('/'), service, jpeg, webp, avif, ratios: Object.fromEntries(['ssim', 'distance'].flatMap((key) => [[`jpeg-${key}`, ratio(jpeg, key)], [`webp-${key}`, ratio(webp, key)]])) };
+      rows.push(row);
+      console.log(row.name, service, row.ratios, avif.ssim - jpeg.ssim);
+    }
+  }
+  const fmt = (r) => (Number.isNaN(r) ? 'out of sweep' : r.toFixed(3));
+  const columns = ['jpeg-ssim', 'webp-ssim', 'jpeg-distance', 'webp-distance'];
+  const lines = [
+    '| photos | service quality | AVIF / JPEG at equal SSIMULACRA2: median, largest | AVIF / WebP at equal SSIMULACRA2 | AVIF / JPEG at equal butteraugli | AVIF / WebP at equal butteraugli | AVIF − JPEG SSIMULACRA2, median |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  const groups = [
+    ['all', () => true],
+    ['corpus', (r) => !r.resaved],
+    ['re-saved', (r) => r.resaved],
+    ['held out', (r) => heldOut.includes(r.name)],
+  ];
+  for (const service of AVIF_COMPARED) {
+    for (const [label, keep] of groups) {
+      const at = rows.filter((r) => r.service === service && keep(r));
+      const cells = columns.map((key) => {
+        const valid = at.filter((r) => !Number.isNaN(r.ratios[key]));
+        const worst = valid.reduce((a, b) => (b.ratios[key] > a.ratios[key] ? b : a), valid[0]);
+        return valid.length ? `**${median(valid.map((r) => r.ratios[key])).toFixed(3)}**, ${worst.ratios[key].toFixed(3)} (${worst.name})` : 'out of sweep';
+      });
+      lines.push(`| ${label} | ${service} | ${cells.join(' | ')} | ${median(at.map((r) => r.avif.ssim - r.jpeg.ssim)).toFixed(1)} |`);
+    }
+  }
+  lines.push(
+    '',
+    '| photo | service quality | JPEG bytes | JPEG SSIMULACRA2 | WebP bytes | WebP SSIMULACRA2 | AVIF bytes | AVIF SSIMULACRA2 | AVIF / JPEG (S) | AVIF / WebP (S) | AVIF / JPEG (B) | AVIF / WebP (B) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const r of rows) {
+    const held = heldOut.includes(r.name) ? ' (held out)' : '';
+    lines.push(
+      `| ${r.name}${held} | ${r.service} | ${r.jpeg.bytes} | ${r.jpeg.ssim.toFixed(2)} | ${r.webp.bytes} | ${r.webp.ssim.toFixed(2)} | ${r.avif.bytes} | ${r.avif.ssim.toFixed(2)} | ${columns.map((key) => fmt(r.ratios[key])).join(' | ')} |`,
+    );
+  }
+  return lines;
+}
+
 /** Service qualities the scale is fitted at, and each encoder's own qualities it is measured at. */
 const SERVICE = [30, 40, 50, 60, 70, 75, 80, 85, 90, 95];
 // Low qualities too: jpegli and WebP at 30 already look better than the reference at service 30.
-const SCALE = { jpeg: [5, 10, 15, 20, 25, ...JPEG_SWEEP], webp: [10, 20, 30, 40, 50, 60, 70, 80, 85, 90, 95], png: [99, 95, 90, 85, 80, 75, 70, 65, 60, 50, 40, 30] };
+const AVIF_SWEEP = [10, 20, 30, 40, 50, 55, 60, 65, 70, 75, 80, 85, 90, 95];
+/** AVIF's qualities that bracket our JPEG's and WebP's scores at service 80 on every photo (SSIMULACRA2 55 to 85). */
+const AVIF_COMPARE_SWEEP = [35, 45, 55, 65, 75, 85];
+const SCALE = {
+  jpeg: [5, 10, 15, 20, 25, ...JPEG_SWEEP],
+  webp: [10, 20, 30, 40, 50, 60, 70, 80, 85, 90, 95],
+  png: [99, 95, 90, 85, 80, 75, 70, 65, 60, 50, 40, 30],
+  avif: AVIF_SWEEP,
+};
 
 /** Median scores over `photos` of `side` encoding `format` at `quality`. */
 async function medians(side, photos, format, quality) {
@@ -292,9 +378,12 @@ async function scaleFit() {
   for (const [format, rows] of Object.entries(measured)) for (const r of rows) scores.push(`| ${format} | ${r.quality} | ${r.distance.toFixed(3)} | ${r.ssim.toFixed(2)} | ${r.bytes} |`);
   const cell = (f) => `${f.distance.toFixed(1)} / ${f.ssim.toFixed(1)} → **${f.quality}**`;
   const mapping = [
-    '| service quality | JPEG quality (butteraugli / SSIMULACRA2 → fitted) | today | WebP | today | lossy PNG | today |',
-    '|---|---|---|---|---|---|---|',
-    ...fitted.map((f) => `| ${f.service} | ${cell(f.jpeg)} | ${current.encoderQuality('jpeg', f.service)} | ${cell(f.webp)} | ${current.encoderQuality('webp', f.service)} | ${cell(f.png)} | ${current.encoderQuality('png', f.service)} |`),
+    '| service quality | JPEG quality (butteraugli / SSIMULACRA2 → fitted) | today | WebP | today | lossy PNG | today | AVIF | today |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...fitted.map(
+      (f) =>
+        `| ${f.service} | ${['jpeg', 'webp', 'png', 'avif'].map((format) => `${cell(f[format])} | ${current.encoderQuality(format, f.service)}`).join(' | ')} |`,
+    ),
   ];
   return { photos, ts, scores, mapping };
 }
@@ -332,6 +421,24 @@ if (!only || only === 'jpeg') {
     "Each corpus photo (the file itself is the input; its decoded pixels the reference) is encoded by the baseline engine's JPEG at",
     `the service quality (its own scale) and by the current engine at encoder qualities ${JPEG_SWEEP.join(', ')}; the current bytes are`,
     "interpolated (log-linear) at the baseline's score on each metric. A ratio below 1 is smaller at the same look.",
+    '',
+    ...lines,
+    '',
+    `(${minutes()} min into the run.)`,
+  ]);
+}
+if (only === 'avif') {
+  const lines = await avifComparison();
+  writeDocSection('quality-avif', 'bench:quality', [
+    '## Quality: AVIF bytes against our JPEG and WebP at equal SSIMULACRA2 and at equal butteraugli',
+    '',
+    `${command('avif')} ${at}${process.env.AVIF_VARIANT ? ` AVIF_VARIANT=${process.env.AVIF_VARIANT}` : ''}. ${tools} avifdec is Debian bookworm's (libavif 0.11.1 with dav1d).`,
+    '',
+    "Each photo (the corpus photos, and the development set's photos re-saved as people send them, bench/resaved.mjs, its",
+    'held-out part marked) is encoded by this engine as JPEG and WebP at the service quality (the scale of',
+    `src/image/quality-scale.ts) and as AVIF at its encoder qualities ${AVIF_COMPARE_SWEEP.join(', ')}; the AVIF bytes are interpolated`,
+    "(log-linear) at the JPEG's and at the WebP's score on each metric. A ratio below 1 is smaller at the same look. The",
+    "last column is AVIF's SSIMULACRA2 at the same service quality less JPEG's (the scale keeps the look).",
     '',
     ...lines,
     '',

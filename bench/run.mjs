@@ -95,6 +95,9 @@ async function speedTable(images) {
   const logo = join(corpus, 'graphics/skimage-logo.png');
   const ppm = join(work, 'photo.ppm');
   timeShell(`djpeg ${photo} > ${ppm}`);
+  // avifenc (bookworm: libavif 0.11, libaom 3.6, no tune=iq) at the engine's quantiser, speed and 4:4:4, one thread.
+  const cq = Math.floor(((100 - serviceQuality('avif', 80)) * 63) / 100);
+  const avifenc = (speed, input) => `avifenc -j 1 -s ${speed} -y 444 --min ${cq} --max ${cq} ${input} ${work}/o.avif > /dev/null`;
   const rows = [
     ['JPEG -> JPEG q80 (4 MP, jpegli progressive)', photo, 'jpeg', undefined, `djpeg ${photo} | cjpeg -quality 80 -progressive > /dev/null`],
     ['JPEG -> JPEG q80 (4 MP, jpegli progressive)', photo, 'jpeg', undefined, { label: 'jSquash mozjpeg (WASM)', run: () => timeJsquashMozjpeg(photo, 80) }],
@@ -102,6 +105,8 @@ async function speedTable(images) {
     ['24 MP JPEG -> maxWidth 2560 JPEG', images.jpeg24, 'jpeg', 2560, `djpeg -scale 1/2 ${images.jpeg24} | pamscale -width 2560 -filter sinc | cjpeg -quality 80 -progressive > /dev/null`],
     ['JPEG -> WebP q80 (4 MP)', photo, 'webp', undefined, `cwebp -quiet -q 80 ${ppm} -o /dev/null`],
     ['24 MP PNG -> WebP q80 (low_memory)', images.png24, 'webp', undefined, `cwebp -quiet -q 80 ${images.png24} -o /dev/null`],
+    ['JPEG -> AVIF q80 (4 MP, speed 6)', photo, 'avif', undefined, avifenc(6, photo)],
+    ['24 MP PNG -> AVIF q80 (speed 9, grid)', images.png24, 'avif', undefined, avifenc(9, images.png24)],
     ['PNG -> PNG lossless (4 MP graphic)', png, 'png', undefined, `optipng -quiet -o2 -out ${work}/o.png -clobber ${png}`],
     // Up to 1 MP the engine counts four zlib strategies before writing (codecs/src/engine.c).
     ['PNG -> PNG lossless (0.25 MP graphic, strategy trials)', logo, 'png', undefined, `optipng -quiet -o2 -out ${work}/o.png -clobber ${logo}`],

@@ -12,6 +12,8 @@ const PACKAGES = {
   pamscale: 'netpbm',
   pnmtopng: 'netpbm',
   pgmramp: 'netpbm',
+  avifdec: 'libavif-bin',
+  avifenc: 'libavif-bin',
 };
 
 export function ensureTools() {

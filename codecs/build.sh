@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds codecs/dist/engine.wasm: libjpeg-turbo, libspng + zlib and libwebp from Debian
-# bookworm source packages (pinned below by version and sha256), compiled with Debian's
+# bookworm source packages, jpegli, highway and libaom from trixie's (pinned below by version and sha256), compiled with Debian's
 # clang-14 + lld-14 + wasi-libc, linked with our glue in codecs/src. Sources are unpacked
 # under codecs/.build (ignored by git), never committed.
 #
@@ -36,6 +36,7 @@ TOOL_PACKAGES="clang-14 lld-14 llvm-14 wasi-libc libclang-rt-14-dev-wasm32 libc+
 TRIXIE_PINS=(
   "jpeg-xl=0.11.2-0.1~deb13u3 jpeg-xl_0.11.2.orig.tar.gz ab38928f7f6248e2a98cc184956021acb927b16a0dee71b4d260dc040a4320ea"
   "highway=1.2.0-2 highway_1.2.0.orig.tar.gz 7e0be78b8318e8bdbf6fa545d2ecb4c90f947df03f7aadc42c1967f019e63343"
+  "aom=3.12.1-1+deb13u1 aom_3.12.1.orig.tar.gz 40c929a41b2a59c24319a699c358351422829b3ae646de31b18cbabed0191962"
 )
 
 # libwebp's SSE2 code compiles to WASM SIMD through emscripten's SSE-on-wasm_simd128 headers.
@@ -102,9 +103,12 @@ fetch_trixie() {
   done
   [ -d "$dir/libjxl-0.11.2" ] || tar -xzf "$dir/jpeg-xl_0.11.2.orig.tar.gz" -C "$dir"
   [ -d "$dir/highway-1.2.0" ] || tar -xzf "$dir/highway_1.2.0.orig.tar.gz" -C "$dir"
+  [ -d "$dir/aom-3.12.1" ] || tar -xzf "$dir/aom_3.12.1.orig.tar.gz" -C "$dir"
 }
 
 CC=clang-14
+# x86 SIMD code (libwebp's, libaom's intrinsics) through emscripten's SSE-on-wasm_simd128 headers.
+SSE_FLAGS=(-D__SSE__ -D__SSE2__ -D__SSE3__ -D__SSSE3__ -D__SSE4_1__ -isystem "$WORK/emscripten/usr/share/emscripten/system/include/compat")
 CFLAGS=(--target=wasm32-wasi -O2 -msimd128 -DNDEBUG -ffile-prefix-map="$WORK"=. -ffile-prefix-map="$HERE"=. -Wno-everything)
 
 # Compiles "out.o:src.c" pairs in parallel with the given extra flags.
@@ -180,25 +184,133 @@ build_spng() {
 build_libwebp() {
   local s=$WORK/src/libwebp-1.2.4
   mapfile -t files < <(ls "$s"/sharpyuv/*.c "$s"/src/dec/*.c "$s"/src/dsp/*.c "$s"/src/enc/*.c "$s"/src/utils/*.c | LC_ALL=C sort)
-  compile webp -I"$s" -D__SSE__ -D__SSE2__ -D__SSE3__ -D__SSSE3__ -D__SSE4_1__ -isystem "$WORK/emscripten/usr/share/emscripten/system/include/compat" -- "${files[@]}"
+  compile webp -I"$s" "${SSE_FLAGS[@]}" -- "${files[@]}"
+}
+
+# libaom's AV1 encoder (the AVIF output). Its CMake build is not run: aom_config.h is its defaults
+# file with our settings (encoder only, no threads, 8-bit, no CPU detection, SSE2 to SSE4.1), the
+# CPU dispatch headers come from its own rtcd.pl, and the sources are the lists its .cmake files
+# give for the library, less the optional tools left off here.
+AOM_CONFIG="CONFIG_AV1_DECODER=0 CONFIG_MULTITHREAD=0 CONFIG_RUNTIME_CPU_DETECT=0 CONFIG_AV1_HIGHBITDEPTH=0
+  CONFIG_LIBYUV=0 CONFIG_WEBM_IO=0 CONFIG_SVT_AV1=0 CONFIG_DENOISE=0 HAVE_PTHREAD_H=0 HAVE_UNISTD_H=1 CONFIG_OS_SUPPORT=0
+  HAVE_SSE2=1 HAVE_SSSE3=1 HAVE_SSE4_1=1"
+AOM_LISTS="AOM_SOURCES AOM_RTCD_SOURCES AOM_MEM_SOURCES AOM_SCALE_SOURCES AOM_UTIL_SOURCES AOM_DSP_COMMON_SOURCES
+  AOM_DSP_ENCODER_SOURCES AOM_AV1_COMMON_SOURCES AOM_AV1_ENCODER_SOURCES"
+AOM_INTRINSICS_LISTS="AOM_DSP_COMMON_INTRIN_SSE2 AOM_DSP_COMMON_INTRIN_SSSE3 AOM_DSP_COMMON_INTRIN_SSE4_1
+  AOM_DSP_ENCODER_INTRIN_SSE2 AOM_DSP_ENCODER_INTRIN_SSSE3 AOM_DSP_ENCODER_INTRIN_SSE4_1 AOM_AV1_COMMON_INTRIN_SSE2
+  AOM_AV1_COMMON_INTRIN_SSSE3 AOM_AV1_COMMON_INTRIN_SSE4_1 AOM_AV1_ENCODER_INTRIN_SSE2 AOM_AV1_ENCODER_INTRIN_SSE4_1"
+AOM_LEFT_OFF='aom_config\.c|aom_decoder\.c|butteraugli|vmaf|fastssim|psnrhvs|debug_util|temporal_denoiser|blockiness|optical_flow|sparse_linear_solver|saliency_map|thirdpass'
+# The extensions rtcd.pl may dispatch to: those the intrinsics files cover (WASM SIMD has no AVX).
+AOM_RTCD_DISABLED="--disable-mmx --disable-sse --disable-sse3 --disable-sse4_2 --disable-avx --disable-avx2"
+
+# The .c files of the named list(APPEND NAME ...) blocks of libaom's CMake files, sorted.
+aom_sources() {
+  local s=$1 list; shift
+  for list in "$@"; do
+    awk -v var="$list" '$0 ~ "list\\(APPEND " var "([ \t]|$)" {on = 1}
+      on {for (i = 1; i <= NF; i++) if ($i ~ /\.c"?\)?$/) {f = $i; gsub(/[")]/, "", f); sub(/\$\{AOM_ROOT\}\//, "", f); print f}}
+      on && /\)/ {on = 0}' "$s/CMakeLists.txt" "$s"/*/*.cmake
+  done | LC_ALL=C sort -u | grep -vE "$AOM_LEFT_OFF"
+}
+
+# libaom's x86 SIMD is partly intrinsics (compiled here through emscripten's headers, as libwebp's) and partly
+# NASM (which cannot be). From the intrinsics objects' symbols (llvm-nm, one "== object" line before each):
+# the objects to keep, dropping any that calls a SIMD function no kept object defines, until none does (printed
+# to stdout), and the SIMD functions the kept ones define (written to $1).
+aom_simd_closure() {
+  perl -e '
+    my ($out) = @ARGV; my (%def, %undef, $obj);
+    while (<STDIN>) {
+      if (/^== (\S+)/) { $obj = $1; $def{$obj} //= {}; $undef{$obj} //= {}; next }
+      if (/^\s+U (\w+)/) { $undef{$obj}{$1} = 1 } elsif (/^\S+ [TDRB] (\w+)/) { $def{$obj}{$1} = 1 }
+    }
+    my %kept = map { $_ => 1 } keys %def; my %defined;
+    while (1) {
+      %defined = map { %{ $def{$_} } } keys %kept;
+      my @drop = grep { my $o = $_; grep { /_(sse2|sse3|ssse3|sse4_1)$/ && !$defined{$_} } keys %{ $undef{$o} } } keys %kept;
+      last unless @drop;
+      delete @kept{@drop};
+    }
+    print "$_\n" for sort keys %kept;
+    open my $f, ">", $out or die; print $f "$_\n" for sort grep { /_(sse2|ssse3|sse4_1)$/ } keys %defined;
+  ' "$1"
+}
+
+build_aom() {
+  local s=$WORK/src/trixie/aom-3.12.1 gen=$WORK/gen/aom
+  mkdir -p "$gen/config"
+  {
+    echo '#ifndef AOM_CONFIG_H_'
+    echo '#define AOM_CONFIG_H_'
+    # set_aom_(config|detect)_var(NAME VALUE "doc"), possibly over two lines; AOM_RTCD_FLAGS is a string.
+    tr '\n' ' ' <"$s/build/cmake/aom_config_defaults.cmake" | grep -oE 'set_aom_(config|detect)_var\( *[A-Z0-9_]+ +[0-9]+' |
+      sed -E 's/.*\( *//' | while read -r name value; do
+        for pair in $AOM_CONFIG; do [ "${pair%%=*}" = "$name" ] && value=${pair#*=}; done
+        echo "#define $name $value"
+      done
+    echo '#define INLINE inline'
+    echo '#endif'
+  } >"$gen/config/aom_config.h"
+  printf '%s\n' '#define VERSION_MAJOR 3' '#define VERSION_MINOR 12' '#define VERSION_PATCH 1' '#define VERSION_EXTRA ""' \
+    '#define VERSION_PACKED ((VERSION_MAJOR << 16) | (VERSION_MINOR << 8) | (VERSION_PATCH))' \
+    '#define VERSION_STRING_NOSP "v3.12.1"' '#define VERSION_STRING " v3.12.1"' >"$gen/config/aom_version.h"
+  # Dispatch headers for x86 without run-time detection: each function #defined to its best SIMD version. The
+  # setup function they carry would ask the CPU (cpuid, aom_ports/x86.h): with nothing to set up, it asks nothing.
+  local rtcd
+  for rtcd in aom_dsp/aom_dsp_rtcd_defs.pl:aom_dsp_rtcd aom_scale/aom_scale_rtcd.pl:aom_scale_rtcd av1/common/av1_rtcd_defs.pl:av1_rtcd; do
+    # shellcheck disable=SC2086
+    perl "$s/build/cmake/rtcd.pl" --arch=x86 $AOM_RTCD_DISABLED --sym="${rtcd#*:}" --config="$gen/config/aom_config.h" "$s/${rtcd%%:*}" |
+      sed -e '/#include "aom_ports\/x86.h"/d' -e 's/int flags = x86_simd_caps();/int flags = 0;/' >"$gen/config/${rtcd#*:}.h"
+  done
+  local -a flags=(-isystem "$HERE/src/compat" "${SSE_FLAGS[@]}" -I"$gen" -I"$s")
+  # The intrinsics alone first, to learn which SIMD functions exist without NASM; each dispatch to one that does
+  # not falls back to the best that does (SSE4.1, SSSE3, SSE2), else to C. Then everything, against those headers.
+  # High bit depth is off (and one of its SIMD files does not compile without it).
+  aom_sources "$s" $AOM_INTRINSICS_LISTS | grep -v highbd >"$gen/simd-files"
+  mapfile -t files < <(sed "s|^|$s/|" "$gen/simd-files")
+  compile aom-simd "${flags[@]}" -- "${files[@]}"
+  for o in "$WORK"/obj/aom-simd/*.o; do echo "== $o"; llvm-nm-14 "$o" 2>/dev/null; done | aom_simd_closure "$gen/simd-defined" >"$gen/simd-kept"
+  local h
+  for h in aom_dsp_rtcd aom_scale_rtcd av1_rtcd; do
+    perl -i -e '
+      my %defined = map { chomp; ($_ => 1) } do { open my $f, "<", shift @ARGV or die; <$f> };
+      while (<>) {
+        if (/^#define (\w+) (\w+)_(sse2|ssse3|sse4_1)$/ && !$defined{"$2_$3"}) {
+          my ($fn) = ($1); my ($best) = grep { $defined{$_} } map { "${fn}_$_" } qw/sse4_1 ssse3 sse2/;
+          $_ = "#define $fn " . ($best // "${fn}_c") . "\n";
+        }
+        print;
+      }' "$gen/simd-defined" "$gen/config/$h.h"
+  done
+  local kept
+  kept=$(sed -e "s|^$WORK/obj/aom-simd/||" -e 's|\.o$||' "$gen/simd-kept" | tr '\n' '|')
+  rm -rf "$WORK/obj/aom-simd"
+  aom_sources "$s" $AOM_LISTS >"$gen/files"
+  while read -r f; do
+    case "|$kept" in *"|$(echo "$s/$f" | tr / _)|"*) echo "$f" ;; esac
+  done <"$gen/simd-files" >>"$gen/files"
+  mapfile -t files < <(LC_ALL=C sort "$gen/files" | sed "s|^|$s/|")
+  compile aom "${flags[@]}" -- "${files[@]}"
 }
 
 build_glue() {
   local s=$WORK/src
   mapfile -t files < <(ls "$HERE"/src/*.c | LC_ALL=C sort)
   compile glue -Wall -Wextra -Werror -Wno-missing-field-initializers -I"$WORK/gen/jpeg" \
-    -I"$s/libjpeg-turbo-2.1.5" -I"$s/libspng-0.7.3/spng" -I"$s/zlib-1.2.13.dfsg" -I"$s/libwebp-1.2.4/src" -I"$s/libwebp-1.2.4" -DSPNG_STATIC -- "${files[@]}"
+    -I"$s/libjpeg-turbo-2.1.5" -I"$s/libspng-0.7.3/spng" -I"$s/zlib-1.2.13.dfsg" -I"$s/libwebp-1.2.4/src" -I"$s/libwebp-1.2.4" \
+    -I"$s/trixie/aom-3.12.1" -I"$WORK/gen/aom" -DSPNG_STATIC -- "${files[@]}"
 }
 
-# The linear memory is imported: src/image/wasm/engine-memory.ts creates it at 1 MiB (static
+# The linear memory is imported: src/image/wasm/engine-memory.ts creates it at 2 MiB (static
 # data and stack fit in that) with the engine budget as its maximum, and keeps it across
 # instances; it grows only through host_memory_grow (codecs/src/host.c). libwebp's progress
-# reports go through codecs/src/webp-encode.c (--wrap): the engine counts and yields there.
+# reports go through codecs/src/webp-encode.c (--wrap), and two libaom functions called for each
+# 64x64 block it codes or searches through codecs/src/avif-encode.c: the engine counts and yields there.
 link() {
   mkdir -p "$OUT"
   mapfile -t objs < <(find "$WORK/obj" -name '*.o' | LC_ALL=C sort)
   "$CC" --target=wasm32-wasi -O2 -nostartfiles -Wl,--no-entry -Wl,--gc-sections -Wl,--strip-all \
-    -Wl,-z,stack-size=262144 -Wl,--import-memory -Wl,--initial-memory=1048576 -Wl,--wrap=WebPReportProgress "${objs[@]}" -lc++ -lc++abi -o "$OUT/engine.wasm.tmp"
+    -Wl,-z,stack-size=262144 -Wl,--import-memory -Wl,--initial-memory=2097152 -Wl,--wrap=WebPReportProgress -Wl,--wrap=av1_row_mt_sync_write_dummy -Wl,--wrap=av1_cdef_compute_sb_list "${objs[@]}" -lc++ -lc++abi -o "$OUT/engine.wasm.tmp"
   mv "$OUT/engine.wasm.tmp" "$OUT/engine.wasm"
 }
 
@@ -218,6 +330,7 @@ write_manifest() {
     "libwebp": "1.2.4-0.2+deb12u1",
     "jpeg-xl (jpegli)": "0.11.2-0.1~deb13u3 (trixie; jpeg-xl_0.11.2.orig.tar.gz)",
     "highway": "1.2.0-2 (trixie; highway_1.2.0.orig.tar.gz)",
+    "aom (libaom)": "3.12.1-1+deb13u1 (trixie; aom_3.12.1.orig.tar.gz)",
     "libc++, libc++abi": "$(dpkg-query -W -f='${Version}' libc++-14-dev-wasm32)"
   }
 }
@@ -231,6 +344,7 @@ fetch_trixie
 rm -rf "$WORK/obj"
 build_libjpeg
 build_jpegli
+build_aom
 build_zlib
 build_spng
 build_libwebp

@@ -22,6 +22,10 @@ typedef struct encode_options {
   const unsigned short *align_luma, *align_chroma;
   int own_webp_alpha; /* WebP: code alpha with webp-alpha.c (no 14 B/px lossless encoder) */
   int webp_low_memory; /* WebP: no whole-image token buffer, about 3 times slower */
+  int avif_speed;     /* AVIF: libaom's cpu-used, 0 (slowest) to 9 */
+  int avif_tune;      /* AVIF: libaom's aom_tune_metric */
+  int avif_cell_w, avif_cell_h; /* AVIF: the size of every coded frame (the image's: no grid) */
+  int avif_yuv444;    /* AVIF: 4:4:4 rather than 4:2:0 */
 } encode_options;
 
 /* Alpha from which a pixel is written as opaque: no visible change, and PNG drops its alpha
@@ -43,6 +47,7 @@ encoder *jpegli_encoder_new(int width, int height, int channels, const encode_op
 /* jpeg-encode.c built against libjpeg-turbo: baseline, the leanest rows, for images too wide for jpegli's. */
 encoder *jpeg_encoder_new(int width, int height, int channels, const encode_options *opt);
 encoder *webp_encoder_new(int width, int height, int channels, const encode_options *opt);
+encoder *avif_encoder_new(int width, int height, int channels, const encode_options *opt);
 /* How the PNG encoder deflates: zlib strategy and libspng filter choice. Which is smallest
  * depends on the image, so the engine counts several on small images (count != NULL: the
  * encoder writes nothing and adds the bytes it would write to *count). NULL params: level 9

@@ -18,7 +18,7 @@
 #define EXPORT(name) __attribute__((export_name(name)))
 
 /* Must match src/image/wasm/abi.ts. */
-enum format { FORMAT_JPEG = 0, FORMAT_PNG = 1, FORMAT_WEBP = 2 };
+enum format { FORMAT_JPEG = 0, FORMAT_PNG = 1, FORMAT_WEBP = 2, FORMAT_AVIF = 3 };
 enum flags {
   FLAG_PROGRESSIVE = 1, /* JPEG output: jpegli's progressive scans */
   FLAG_MITCHELL = 2,    /* resample with Mitchell instead of Lanczos3 */
@@ -116,6 +116,7 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
         j->encoder = (j->flags & FLAG_LIBJPEG_TURBO ? jpeg_encoder_new : jpegli_encoder_new)(shown_w, shown_h, channels, &j->options);
         break;
       case FORMAT_WEBP: j->encoder = webp_encoder_new(shown_w, shown_h, channels, &j->options); break;
+      case FORMAT_AVIF: j->encoder = avif_encoder_new(shown_w, shown_h, channels, &j->options); break;
       default:
         j->encoder = png_encoder_new(shown_w, shown_h, j->quantizer ? 4 : channels, j->stats_for_png, j->png_params, j->png_count);
     }
@@ -237,6 +238,16 @@ static void keep_lossless_if_smaller(job *j, int in_format, const png_stats *exa
   }
 }
 
+/* AVIF output's settings for the next transcode (src/image/wasm/avif-plan.ts chooses them). */
+static struct {
+  int speed, tune, cell_w, cell_h, yuv444;
+} avif;
+
+EXPORT("avif_options")
+void avif_options(int speed, int tune, int cell_w, int cell_h, int yuv444) {
+  avif.speed = speed, avif.tune = tune, avif.cell_w = cell_w, avif.cell_h = cell_h, avif.yuv444 = yuv444;
+}
+
 /* out_w x out_h is the size as displayed, after orientation; in_w x in_h the stored size
  * the header said, which every decoder checks before allocating a whole frame. */
 EXPORT("transcode")
@@ -252,7 +263,12 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
                        .jpeg_optimize_coding = !!(flags & FLAG_JPEG_OPTIMIZE),
                        .jpeg_adaptive_quantization = !!(flags & FLAG_JPEG_ADAPTIVE_QUANTIZATION),
                        .own_webp_alpha = !!(flags & FLAG_OWN_WEBP_ALPHA),
-                       .webp_low_memory = !!(flags & FLAG_WEBP_LOW_MEMORY)}};
+                       .webp_low_memory = !!(flags & FLAG_WEBP_LOW_MEMORY),
+                       .avif_speed = avif.speed,
+                       .avif_tune = avif.tune,
+                       .avif_cell_w = avif.cell_w,
+                       .avif_cell_h = avif.cell_h,
+                       .avif_yuv444 = avif.yuv444}};
   if (flags & FLAG_JPEG_RECODE) {
     if (in_format != FORMAT_JPEG || out_format != FORMAT_JPEG || out_w != in_w || out_h != in_h || orientation > 1)
       host_fail(FAIL_INTERNAL, "a re-coding keeps the JPEG as it is stored");

@@ -21,6 +21,11 @@ IMPORT("input_rewind") void host_input_rewind(void);
 IMPORT("output_reserve") void host_output_reserve(int total);
 /* Appends len bytes to the output. */
 IMPORT("output_write") void host_output_write(const uint8_t *src, int len);
+/* Writes len bytes over output already written, from byte `offset` on (a header reserved first). */
+IMPORT("output_patch") void host_output_patch(int offset, const uint8_t *src, int len);
+/* The ICC profile the output is to carry (AVIF writes it itself): its size (0: none), its bytes. */
+IMPORT("profile_size") int host_profile_size(void);
+IMPORT("profile_read") void host_profile_read(uint8_t *dst);
 /* Grows the linear memory (imported from JS) by `pages` of 64 KiB when the isolate's engine
  * budget allows it; returns the previous size in pages, or -1 when refused. The allocator's
  * sbrk (host.c) is the only caller, so no allocation can take the isolate past the budget. */

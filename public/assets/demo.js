@@ -22,11 +22,22 @@ function showRemaining(headers) {
   quota.append('Demo requests left this hour: ', Object.assign(document.createElement('strong'), { textContent: left }));
 }
 
+/** A 1x1 AVIF (the service's own output): the browser can show AVIF if it decodes this. */
+const TINY_AVIF = 'AAAAHGZ0eXBhdmlmAAAAAGF2aWZtaWYxbWlhZgAAAOZtZXRhAAAAAAAAACFoZGxyAAAAAAAAAABwaWN0AAAAAAAAAAAAAAAAAAAAAA5waXRtAAAAAAABAAAAHmlsb2MAAAAARAAAAQABAAAAAQAAAQoAAAAdAAAAI2lpbmYAAAAAAAEAAAAVaW5mZQIAAAAAAQAAYXYwMQAAAABqaXBycAAAAEtpcGNvAAAAFGlzcGUAAAAAAAAAAQAAAAEAAAAMYXYxQ4EADAAAAAAQcGl4aQAAAAADCAgIAAAAE2NvbHJuY2x4AAEADQAGgAAAABdpcG1hAAAAAAAAAAEAAQQBggMEAAAAJW1kYXQKCBgABggIaDQgMhEXwAkkkkQAALATVO0wzL5BgA==';
+
+/** Whether this browser decodes AVIF, asked once. */
+const showsAvif = createImageBitmap(new Blob([Uint8Array.from(atob(TINY_AVIF), (c) => c.charCodeAt(0))], { type: 'image/avif' })).then(
+  () => true,
+  () => false,
+);
+
 async function compress(file) {
   const body = new FormData();
   body.append('image', file, file.name);
-  // Listing image/webp lets format auto answer with WebP when that is smaller; every browser shows it.
-  const response = await fetch('/v1/demo-compress', { method: 'POST', body, headers: { Accept: 'image/webp,image/*;q=0.8' } });
+  // Listing image/webp (every browser shows it) and image/avif (when this one does) lets format auto answer
+  // with whichever is smallest.
+  const accept = (await showsAvif) ? 'image/avif,image/webp,image/*;q=0.8' : 'image/webp,image/*;q=0.8';
+  const response = await fetch('/v1/demo-compress', { method: 'POST', body, headers: { Accept: accept } });
   showRemaining(response.headers);
   if (!response.ok) {
     const error = await response.json().catch(() => null);

@@ -1,6 +1,6 @@
 // Pure helpers of the demo page: numbers and names a person can read. No DOM here.
 
-const EXTENSIONS = { jpeg: 'jpg', png: 'png', webp: 'webp' };
+const EXTENSIONS = { jpeg: 'jpg', png: 'png', webp: 'webp', avif: 'avif' };
 
 /** "photo.jpg" compressed to WebP downloads as "photo.min.webp". */
 export function downloadName(original, format) {

@@ -9,7 +9,7 @@ export const HEADERS = {
     description: 'round(100 × (original − compressed) / original), halves away from zero; negative only when a resize or format change made the output larger.',
     schema: integer,
   },
-  'X-Output-Format': { description: 'Format of the returned image.', schema: { type: 'string', enum: ['jpeg', 'png', 'webp'] } },
+  'X-Output-Format': { description: 'Format of the returned image.', schema: { type: 'string', enum: ['jpeg', 'png', 'webp', 'avif'] } },
   'X-Compression-Notes': {
     description:
       'What was done, comma-separated, when anything was: `orientation-applied` (the EXIF orientation was applied to the pixels; the output has no orientation tag), `resized` (to fit maxWidth/maxHeight, which refer to the image as displayed), `converted` (format change), `alpha-flattened` (transparency composited onto white for JPEG), `icc-kept` (the colour profile was carried over), `lossless-recoded` (a JPEG comes back with its own DCT coefficients written again, progressive with optimised Huffman tables: the very same pixels in fewer bytes, when re-encoding would not have been smaller or kept every quantisation step of the input), `original-returned` (re-encoding would not have been smaller, nor re-coding: the input comes back with its metadata stripped).',

@@ -61,8 +61,9 @@ export function buildOpenApiDocument() {
           operationId: 'compress',
           summary: 'Compress an image',
           description: `One of a multipart \`file\`, JSON \`image\` (base64) or JSON \`url\` is required; when both \`url\` and \`image\`
-are given, \`url\` wins. Images up to ${mb(COMPRESS_MAX_BYTES)}. Format \`auto\` keeps the input format, or returns WebP when
-the \`Accept\` header lists \`image/webp\` and WebP is smaller (\`*/*\` alone does not opt in). The result is never larger
+are given, \`url\` wins. Images up to ${mb(COMPRESS_MAX_BYTES)}. Format \`auto\` keeps the input format, or returns WebP or AVIF when
+the \`Accept\` header lists \`image/webp\` or \`image/avif\` and that is smaller (\`*/*\` alone does not opt in); an AVIF that would
+not fit the request's memory or CPU budget is not tried. Large AVIF images are written as a grid of cells. The result is never larger
 than the input unless a resize or format change was asked for. Only successful compressions count toward the monthly quota.`,
           security: [{ ApiKey: [] }],
           requestBody: {

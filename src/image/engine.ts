@@ -13,9 +13,10 @@ export interface ImageEngine {
    * Decode `input`, resize to out.width x out.height and encode as out.format, handing the event loop
    * back as it goes. Throws ApiError('unsupported_image') for data the codecs cannot decode, and
    * ApiError('image_too_large') when the job would take the engine past its memory budget, or runs past
-   * `cpuBudgetMs` (a key's budget by default) or far past its predicted work.
+   * `cpuBudgetMs` (a key's budget by default) or far past its predicted work. `profile`: an ICC profile for an
+   * encoder that writes it into its own container (AVIF); the others get it inserted after.
    */
-  transcode(input: Uint8Array, header: ImageHeader, out: OutputSpec, limits?: { cpuBudgetMs?: number }): Promise<Uint8Array>;
+  transcode(input: Uint8Array, header: ImageHeader, out: OutputSpec, limits?: { cpuBudgetMs?: number; profile?: Uint8Array }): Promise<Uint8Array>;
   /**
    * Counts `bytes` of JS buffers the request holds (an earlier candidate's output, a copy made to
    * carry a profile) against the engine's budget until the returned function is called.

@@ -17,7 +17,7 @@ import { orient } from './steps/orient';
 import { losslessRecoding, onSourceGrid, preferRecoding } from './steps/jpeg-from-jpeg';
 import { refuseAnimation } from './steps/refuse-animation';
 import { refuseIncomplete } from './steps/refuse-incomplete';
-import type { ImageFormat, OutputSpec } from './types';
+import type { OutputFormat, OutputSpec } from './types';
 
 export interface CompressRequest {
   quality: number;
@@ -26,6 +26,8 @@ export interface CompressRequest {
   maxHeight?: number | undefined;
   /** The request's Accept header lists image/webp (only consulted for format auto). */
   acceptsWebp: boolean;
+  /** The request's Accept header lists image/avif (only consulted for format auto). */
+  acceptsAvif?: boolean;
   /** CPU time the request's jobs may take by the CPU model (src/limits/cpu.ts); a key's unless given (the demo's is smaller). */
   cpuBudgetMs?: number;
   /** The request's Server-Timing: the wait for the isolate's engine (`queue`) and the jobs (`engine`). */
@@ -44,7 +46,7 @@ export type CompressionNote =
 
 export interface CompressResult {
   bytes: Uint8Array;
-  format: ImageFormat;
+  format: OutputFormat;
   notes: CompressionNote[];
 }
 
@@ -71,7 +73,8 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const icc = header.complete ? await readIccProfile(input, header.format) : null;
   // carry-icc leaves a plain sRGB profile out; any other may be copied into the output.
   const iccBytes = icc && !isSrgbProfile(icc) ? icc.length : 0;
-  const [primary, ...optional] = chooseFormats(header.format, request.format, request.acceptsWebp, size).map(
+  const accepted = { webp: request.acceptsWebp, avif: request.acceptsAvif ?? false };
+  const [primary, ...optional] = chooseFormats(header.format, request.format, accepted, size).map(
     (format): OutputSpec => onSourceGrid(header, { format, quality: encoderQuality(format, request.quality), ...size, orientation, iccBytes }),
   );
   const cpuBudgetMs = request.cpuBudgetMs ?? PAID_CPU_BUDGET_MS;
@@ -106,7 +109,13 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   let jobsStartedMs: number | undefined;
   const encode = async (spec: OutputSpec): Promise<Candidate> => {
     jobsStartedMs ??= Date.now();
-    const encoded = hold(await engine.transcode(input, header, spec, { cpuBudgetMs: cpuBudgetMs - (Date.now() - jobsStartedMs) }));
+    const limits = { cpuBudgetMs: cpuBudgetMs - (Date.now() - jobsStartedMs) };
+    // AVIF's container is the engine's own: the profile goes in as it is written.
+    if (spec.format === 'avif') {
+      const profile = icc && !isSrgbProfile(icc) ? icc : undefined;
+      return { spec, bytes: hold(await engine.transcode(input, header, spec, { ...limits, profile })), iccKept: profile !== undefined };
+    }
+    const encoded = hold(await engine.transcode(input, header, spec, limits));
     const carried = await carryIccProfile(encoded, spec.format, icc);
     if (carried.bytes !== encoded) hold(carried.bytes);
     return { spec, ...carried };
@@ -142,8 +151,10 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     let best = kept.original
       ? { ...kept.candidate, bytes: hold(kept.original), originalReturned: true, iccKept: icc !== null }
       : { ...kept.candidate, originalReturned: false };
+    // Alternatives come as WebP, then AVIF: on a tie the later one is kept (the original wins its ties).
     for (const candidate of others) {
-      if (candidate.bytes.length < best.bytes.length) best = { ...candidate, originalReturned: false };
+      const smaller = best.originalReturned ? candidate.bytes.length < best.bytes.length : candidate.bytes.length <= best.bytes.length;
+      if (smaller) best = { ...candidate, originalReturned: false };
     }
 
     const notes: CompressionNote[] = [];

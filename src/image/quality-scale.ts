@@ -1,4 +1,4 @@
-import type { ImageFormat } from './types';
+import type { OutputFormat } from './types';
 
 /**
  * One quality scale for every output format. The service's `quality` keeps the meaning of mozjpeg's numbers
@@ -8,12 +8,16 @@ import type { ImageFormat } from './types';
  * other's artefacts, and butteraugli flatters jpegli, which is tuned for it. Fitted by `npm run
  * bench:quality` (docs/benchmarks.md, "Quality: one scale for JPEG, WebP and lossy PNG, on both
  * metrics"): pairs of (service quality, encoder quality). Lossy PNG is held at 95, where the median photo
- * already has 256 colours.
+ * already has 256 colours. AVIF (libaom at speed 6, 4:4:4, tune=iq) is fitted at service 80 only, on SSIMULACRA2
+ * only: 54 is the median quality of AVIF matching our JPEG's score on six corpus photos and two re-saved ones
+ * (docs/benchmarks.md, "AVIF"); the other points keep that offset along the shape of WebP's curve until
+ * `npm run bench:quality` fits them on both metrics. At faster speeds avif-plan.ts raises the quality to keep the look.
  */
-const ENCODER_QUALITY: Record<ImageFormat, ReadonlyArray<readonly [number, number]>> = {
+const ENCODER_QUALITY: Record<OutputFormat, ReadonlyArray<readonly [number, number]>> = {
   jpeg: [[30, 16], [40, 23], [50, 30], [60, 46], [70, 60], [75, 65], [80, 72], [85, 78], [90, 85], [95, 92]],
   webp: [[30, 25], [40, 39], [50, 48], [60, 64], [70, 74], [75, 77], [80, 81], [85, 84], [90, 89], [95, 95]],
   png: [[30, 51], [40, 63], [50, 67], [60, 77], [70, 83], [75, 86], [80, 90], [85, 94], [90, 95], [95, 95]],
+  avif: [[30, 12], [40, 20], [50, 28], [60, 36], [70, 45], [75, 49], [80, 54], [85, 60], [90, 68], [95, 80]],
 };
 
 /** Linear interpolation of y at x along points sorted by x, clamped to the ends. */
@@ -29,7 +33,7 @@ function along(points: ReadonlyArray<readonly [number, number]>, x: number): num
 }
 
 /** The encoder quality for the service quality; 100 stays 100 (lossless PNG, the finest JPEG/WebP). */
-export function encoderQuality(format: ImageFormat, quality: number): number {
+export function encoderQuality(format: OutputFormat, quality: number): number {
   if (quality >= 100) return quality;
   const fitted = ENCODER_QUALITY[format];
   const [lowest, atLowest] = fitted[0]!;

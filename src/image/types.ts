@@ -1,10 +1,13 @@
-/** The three formats the service reads and writes; always detected from the bytes. */
+/** The three formats the service reads (and writes); always detected from the bytes. */
 export type ImageFormat = 'jpeg' | 'png' | 'webp';
+/** The formats the service writes: the three it reads, and AVIF. */
+export type OutputFormat = ImageFormat | 'avif';
 
-export const MIME_TYPES: Record<ImageFormat, string> = {
+export const MIME_TYPES: Record<OutputFormat, string> = {
   jpeg: 'image/jpeg',
   png: 'image/png',
   webp: 'image/webp',
+  avif: 'image/avif',
 };
 
 /**
@@ -71,7 +74,7 @@ export interface ImageHeader {
 
 /** What a job must produce: the pipeline has already resolved `auto` and the fitted size. */
 export interface OutputSpec {
-  format: ImageFormat;
+  format: OutputFormat;
   /** 1 to 100, the encoder's own quality (the pipeline maps the service's one scale onto it: quality-scale.ts). */
   quality: number;
   /**

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors/api-error';
 import { compressImage } from '../image/pipeline';
-import { acceptsWebp } from '../image/steps/choose-formats';
+import { acceptedFormats } from '../image/steps/choose-formats';
 import { readCompressInput, type CompressSource } from '../input/read-compress-input';
 import { fetchImageFromUrl } from '../input/url/fetch-image';
 import { admission, type ByteClaim } from '../limits/admission';
@@ -26,7 +26,8 @@ export const compressRoute = new Hono<AppEnv>().post('/v1/compress', authenticat
     const slot = quotaSlot(c);
     const timing = c.get('timing');
     const input = await loadSource(source, claim, timing);
-    const result = await compressImage(input, { ...options, acceptsWebp: acceptsWebp(c.req.header('Accept')), timing }).catch((err: unknown) => {
+    const accepted = acceptedFormats(c.req.header('Accept'));
+    const result = await compressImage(input, { ...options, acceptsWebp: accepted.webp, acceptsAvif: accepted.avif, timing }).catch((err: unknown) => {
       // A URL that answered with something that is not a usable image is the URL's fault.
       if (source.kind === 'url' && err instanceof ApiError && err.code === 'unsupported_image') {
         throw new ApiError('url_invalid_content', `The url did not return a supported image: ${err.message}`);

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors/api-error';
 import { compressImage } from '../image/pipeline';
-import { acceptsWebp } from '../image/steps/choose-formats';
+import { acceptedFormats } from '../image/steps/choose-formats';
 import { readDemoInput } from '../input/read-demo-input';
 import { admission } from '../limits/admission';
 import { giveBackHit } from '../limits/charged-nothing';
@@ -52,10 +52,12 @@ export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) 
   const claim = admission.claim();
   try {
     const input = await readDemoInput(c.req.raw, claim);
+    const accepted = acceptedFormats(c.req.header('Accept'));
     const result = await compressImage(input, {
       quality: DEMO_QUALITY,
       format: 'auto',
-      acceptsWebp: acceptsWebp(c.req.header('Accept')),
+      acceptsWebp: accepted.webp,
+      acceptsAvif: accepted.avif,
       cpuBudgetMs: DEMO_CPU_BUDGET_MS,
       timing: c.get('timing'),
     });

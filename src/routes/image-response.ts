@@ -1,10 +1,10 @@
 import type { CompressionNote } from '../image/pipeline';
-import type { ImageFormat } from '../image/types';
+import type { OutputFormat } from '../image/types';
 import { MIME_TYPES } from '../image/types';
 
 export interface ImageResponseParts {
   bytes: Uint8Array;
-  format: ImageFormat;
+  format: OutputFormat;
   notes: CompressionNote[];
   originalSize: number;
   /** Format auto: the output may depend on Accept, so caches must key on it. */

@@ -3,9 +3,11 @@ import { z } from 'zod';
 /** The request parameters' rules, shared by the JSON and multipart forms of a request. */
 // Written for the people who read /docs; how the one scale is fitted to each encoder is in the README.
 export const quality = z.number().int().min(1).max(100).describe(
-  'Visual quality, from 1 (smallest file) to 100 (best look). The default, 80, suits most photos; 60 to 75 makes smaller files where fine detail matters less. The same number gives about the same look in JPEG, WebP and PNG output. For PNG, 100 is lossless; below 100 the colours are reduced to a palette of at most 256, and a graphic with few colours comes back exact.',
+  'Visual quality, from 1 (smallest file) to 100 (best look). The default, 80, suits most photos; 60 to 75 makes smaller files where fine detail matters less. The same number gives about the same look in JPEG, WebP, AVIF and PNG output. For PNG, 100 is lossless; below 100 the colours are reduced to a palette of at most 256, and a graphic with few colours comes back exact.',
 );
-export const outputFormat = z.enum(['auto', 'jpeg', 'png', 'webp']).describe('auto keeps the input format, or returns WebP when Accept lists image/webp and WebP is smaller');
+export const outputFormat = z
+  .enum(['auto', 'jpeg', 'png', 'webp', 'avif'])
+  .describe('auto keeps the input format, or returns WebP or AVIF when Accept lists image/webp or image/avif and it is smaller');
 const dimension = z.number().int().min(1);
 const fitTo = (side: 'width' | 'height') =>
   `Largest ${side} of the result, in pixels, as the image is displayed (after its EXIF rotation). A larger image is scaled down to fit, keeping its aspect ratio; a smaller one is never enlarged.`;

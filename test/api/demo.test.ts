@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { readHeader } from '../../src/image/header/read-header';
+import { encoderQuality } from '../../src/image/quality-scale';
+import type { OutputFormat } from '../../src/image/types';
+import { wasmEngine } from '../../src/image/wasm';
 import { admission } from '../../src/limits/admission';
+import { DEMO_CPU_BUDGET_MS } from '../../src/limits/cpu';
 import { REQUEST_BYTES_BUDGET } from '../../src/limits/memory';
+import { freshEngine } from '../engine/helpers';
 import { syntheticPng } from '../helpers/png';
 import { call, errorBody, fixture, form, toBase64 } from '../helpers/api';
 import { responseImage } from '../helpers/images';
@@ -39,6 +45,29 @@ describe('POST /v1/demo-compress', () => {
     const { bytes } = await responseImage(response);
     expect(Number(response.headers.get('X-Compressed-Size'))).toBe(bytes.length);
     expect(bytes.length).toBeLessThan(input.length);
+  });
+
+  it("offers AVIF when the browser accepts it, and skips it where it does not fit the demo's CPU budget (decisions: never an error)", async () => {
+    const accept = { Accept: 'image/avif,*/*' };
+    const small = await demo(freshIp(), form('image', await fixture('api/chelsea.png')), accept);
+    expect(small.headers.get('X-Output-Format')).toBe('avif');
+
+    // The smallest 3:2 JPEG photo whose AVIF does not fit beside its JPEG in the demo's budget (the CPU model's costs).
+    const cost = (width: number, format: OutputFormat) => {
+      const height = (width * 2) / 3;
+      const header = { ...readHeader(syntheticPng(16, 16, false)), format: 'jpeg' as const, width, height };
+      return wasmEngine.estimateCpuMs(header, { format, quality: encoderQuality(format, 80), width, height, orientation: 1, iccBytes: 0 });
+    };
+    let width = 600;
+    while (cost(width, 'jpeg') + cost(width, 'avif') <= DEMO_CPU_BUDGET_MS) width += 150;
+    const png = syntheticPng(width, (width * 2) / 3, false);
+    const input = await freshEngine().transcode(png, readHeader(png), { format: 'jpeg', quality: 90, width, height: (width * 2) / 3 });
+    const before = wasmEngine.jobsStarted();
+    const large = await demo(freshIp(), form('image', input), accept);
+    expect(large.status).toBe(200);
+    expect(large.headers.get('X-Output-Format')).toBe('jpeg');
+    // The JPEG ran; the AVIF never started.
+    expect(wasmEngine.jobsStarted() - before).toBe(1);
   });
 
   it('compresses a JSON base64 image', async () => {

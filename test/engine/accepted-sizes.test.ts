@@ -3,7 +3,7 @@ import { baseHeader } from '../../src/image/header/header-defaults';
 import { checkBudget, jobCost } from '../../src/image/steps/check-budget';
 import { fitSize } from '../../src/image/steps/fit-size';
 import { encoderQuality } from '../../src/image/quality-scale';
-import type { ImageFormat, ImageHeader } from '../../src/image/types';
+import type { ImageHeader, OutputFormat } from '../../src/image/types';
 import { wasmEngine } from '../../src/image/wasm';
 import { PAID_CPU_BUDGET_MS } from '../../src/limits/cpu';
 import { COMPRESS_MAX_BYTES } from '../../src/limits/sizes';
@@ -30,11 +30,11 @@ function photo(kind: keyof typeof PHOTOS, width: number, height: number): ImageH
  */
 describe("the README's sizes: photos accepted at quality 80 with a key", () => {
   it.each([
-    ...(['baseline JPEG', 'RGB PNG', 'lossy WebP'] as const).flatMap((kind) => (['jpeg', 'png', 'webp'] as const).map((format) => [kind, 24, format, 'full size'] as const)),
+    ...(['baseline JPEG', 'RGB PNG', 'lossy WebP'] as const).flatMap((kind) => (['jpeg', 'png', 'webp', 'avif'] as const).map((format) => [kind, 24, format, 'full size'] as const)),
     ['progressive JPEG 4:2:0', 24, 'jpeg', 'full size'],
     ['progressive JPEG 4:2:0', 24, 'webp', 2560],
     ['baseline JPEG', 48, 'jpeg', 'full size'],
-  ] as const)('%s of %d MP (3:2) to %s at %s', (kind, megapixels, format: ImageFormat, size) => {
+  ] as const)('%s of %d MP (3:2) to %s at %s', (kind, megapixels, format: OutputFormat, size) => {
     const width = Math.round(Math.sqrt(megapixels * 1e6 * 1.5));
     const header = photo(kind, width, Math.round(width / 1.5));
     const out = { format, quality: encoderQuality(format, 80), ...fitSize(header.width, header.height, size === 'full size' ? undefined : size, undefined) };

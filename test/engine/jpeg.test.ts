@@ -88,7 +88,7 @@ describe('wasm engine: JPEG', () => {
     const input = await noisePng(321, 300, { channels: 3 });
     const header = readHeader(input);
     const causes = new Set<string>();
-    for (let kib = 1600; kib <= 2600; kib += 64) {
+    for (let kib = 2112; kib <= 3520; kib += 64) {
       const tight = createWasmEngine(engineWasm, { plan: jpegPlan('progressive'), budgetBytes: kib * 1024, retireAfterBytes: 0 });
       const error = await tight.transcode(input, header, { format: 'jpeg', quality: 90, width: 321, height: 300 }).then(
         () => undefined,

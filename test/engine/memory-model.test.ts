@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import engineWasm from '../../codecs/dist/engine.wasm';
 import { readHeader } from '../../src/image/header/read-header';
-import type { ImageFormat, OutputSpec } from '../../src/image/types';
+import type { OutputFormat, OutputSpec } from '../../src/image/types';
 import { createWasmEngine } from '../../src/image/wasm';
 import { craftedJpeg, noisePng, prng, samplePng, tiledNoisePng } from '../helpers/crafted';
 import { fixture } from '../helpers/fixtures';
@@ -17,7 +17,7 @@ import { worstCasePlan } from './helpers';
 const engine = createWasmEngine(engineWasm, { retireAfterBytes: 0, plan: worstCasePlan });
 const serviceEngine = createWasmEngine(engineWasm, { retireAfterBytes: 0 });
 
-const full = (input: Uint8Array, format: ImageFormat, quality: number): OutputSpec => {
+const full = (input: Uint8Array, format: OutputFormat, quality: number): OutputSpec => {
   const { width, height } = readHeader(input);
   return { format, quality, width, height };
 };
@@ -25,6 +25,8 @@ const full = (input: Uint8Array, format: ImageFormat, quality: number): OutputSp
 describe('memory model: the adversarial classes it was calibrated on', () => {
   const random = prng(3);
   const binary = samplePng(900, 600, { channels: 3 }, () => (random() < 0.5 ? 0 : 255));
+  // AVIF at speed 6 costs seconds per megapixel of noise: a smaller image.
+  const binaryForAvif = samplePng(450, 300, { channels: 3 }, () => (random() < 0.5 ? 0 : 255));
 
   it.each([
     ['binary noise to baseline-sized JPEG at q100', 'jpeg', 100],
@@ -37,11 +39,24 @@ describe('memory model: the adversarial classes it was calibrated on', () => {
     await checkJob(engine, input, full(input, format, quality), name);
   });
 
+  it.each([100, 60])('binary noise to AVIF at q%i', async (quality) => {
+    const input = await binaryForAvif;
+    await checkJob(engine, input, full(input, 'avif', quality), `binary noise to AVIF at q${quality}`);
+  });
+
   it('uniform noise with alpha to WebP, and an interlaced 16-bit PNG of noise to JPEG', async () => {
     const rgba = await noisePng(700, 500, { channels: 4 });
     await checkJob(engine, rgba, full(rgba, 'webp', 90), 'RGBA noise to WebP');
     const adam7 = await noisePng(700, 500, { channels: 3, bitDepth: 16, interlaced: true });
     await checkJob(engine, adam7, { ...full(adam7, 'jpeg', 80), width: 350, height: 250 }, 'Adam7 16-bit noise to JPEG');
+  });
+
+  it('uniform noise with alpha to AVIF (lossless alpha), grey noise with alpha (intra block copy)', async () => {
+    const rgba = await noisePng(450, 300, { channels: 4 });
+    await checkJob(engine, rgba, full(rgba, 'avif', 90), 'RGBA noise to AVIF');
+    const random = prng(4);
+    const grey = await samplePng(149, 156, { channels: 2 }, () => (random() < 0.5 ? 0 : 255));
+    await checkJob(engine, grey, full(grey, 'avif', 100), 'grey+alpha binary noise to AVIF');
   });
 
   it('every JPEG sampling layout, progressive and in several scans', async () => {
@@ -101,6 +116,7 @@ describe('memory model: the adversarial classes it was calibrated on', () => {
  * ones through the same generator (test/fuzz/model.fuzz.ts).
  */
 describe('memory model: measured <= predicted <= budget for everything admitted (property)', () => {
+  // A quarter of the cases are AVIF, whose speed-6 encoder costs seconds per megapixel of noise.
   it('holds on 300 random headers and requests', { timeout: HEAVY_TEST_TIMEOUT_MS }, async () => {
     const outcomes: Record<string, number> = {};
     for (let n = 0; n < 300; n++) {

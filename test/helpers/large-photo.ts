@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { readHeader } from '../../src/image/header/read-header';
-import type { ImageFormat } from '../../src/image/types';
+import type { OutputFormat } from '../../src/image/types';
 import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
 import { COMPRESS_MAX_BYTES } from '../../src/limits/sizes';
 import engineWasm from '../../codecs/dist/engine.wasm';
@@ -8,6 +8,7 @@ import { createWasmEngine, wasmEngine } from '../../src/image/wasm';
 import { freshEngine, jpegPlan } from '../engine/helpers';
 import { pixelPng } from './png';
 import { call, createKey, form } from './api';
+import { avifLayout } from './avif-layout';
 import { responseImage } from './images';
 
 /**
@@ -59,7 +60,7 @@ export async function phonePhoto({ width, height, kind }: PhonePhoto): Promise<U
 export async function expectPhotoFits(
   photo: PhonePhoto,
   fields: Record<string, string>,
-  expected: { format: ImageFormat; width: number; height: number; notes?: string },
+  expected: { format: OutputFormat; width: number; height: number; notes?: string },
 ): Promise<void> {
   const input = await phonePhoto(photo);
   expect(input.length).toBeLessThanOrEqual(COMPRESS_MAX_BYTES);
@@ -68,8 +69,13 @@ export async function expectPhotoFits(
   const { key } = await createKey('business');
   const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', input, fields) });
   expect(response.status).toBe(200);
-  const { header } = await responseImage(response);
-  expect([header.format, header.width, header.height]).toEqual([expected.format, expected.width, expected.height]);
+  if (expected.format === 'avif') {
+    const layout = avifLayout(new Uint8Array(await response.arrayBuffer()));
+    expect([layout.width, layout.height]).toEqual([expected.width, expected.height]);
+  } else {
+    const { header } = await responseImage(response);
+    expect([header.format, header.width, header.height]).toEqual([expected.format, expected.width, expected.height]);
+  }
   if (expected.notes !== undefined) expect(response.headers.get('X-Compression-Notes')).toBe(expected.notes);
   const job = wasmEngine.lastJob();
   expect(job.wasmBytes).toBeGreaterThan(0);

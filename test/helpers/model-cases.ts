@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { ApiError } from '../../src/errors/api-error';
 import { readHeader } from '../../src/image/header/read-header';
-import type { ImageFormat, OutputSpec } from '../../src/image/types';
+import type { OutputFormat, OutputSpec } from '../../src/image/types';
 import type { WasmEngine } from '../../src/image/wasm';
 import { ENGINE_BUDGET_BYTES } from '../../src/limits/memory';
 import { cat, pngChunk, text } from '../container/synth';
@@ -22,7 +22,7 @@ export interface ModelCase {
   /** The input, or how to make it (a WebP is encoded by the engine under test from a PNG). */
   input: { png: Promise<Uint8Array> } | { jpeg: Uint8Array } | { webpFrom: Promise<Uint8Array>; alpha: boolean; quality: number } | { webp: Uint8Array };
   /** The job: size as a share of the input's (the caller fits it), format, quality, orientation. */
-  out: { format: ImageFormat; quality: number; scale: number; orientation: number };
+  out: { format: OutputFormat; quality: number; scale: number; orientation: number };
 }
 
 const CONTENTS = ['noise', 'binary', 'tile', 'flat', 'gradient'] as const;
@@ -54,7 +54,7 @@ export function modelCase(n: number, maxPixels: number): ModelCase {
   const height = Math.max(1, Math.min(16383, Math.round(pixels / width)));
   const content = pick(CONTENTS);
   const out = {
-    format: pick(['jpeg', 'png', 'webp'] as const),
+    format: pick(['jpeg', 'png', 'webp', 'avif'] as const),
     quality: random() < 0.25 ? 100 : 1 + Math.floor(random() * 100),
     scale: random() < 0.5 ? 1 : random(),
     orientation: random() < 0.6 ? 1 : 1 + Math.floor(random() * 8),

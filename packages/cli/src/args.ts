@@ -18,7 +18,7 @@ Output (never destroys the input by default):
 
 Compression:
   -q, --quality N        1-100 (default 80)
-  -f, --format F         auto, jpeg, png or webp (default auto: keep the input's format)
+  -f, --format F         auto, jpeg, png, webp or avif (default auto: keep the input's format)
       --allow-webp       with auto, take WebP when it is smaller
       --max-width N      scale down to fit, keeping the aspect ratio
       --max-height N
@@ -47,7 +47,7 @@ Exit codes: 0 done (or nothing to do), 1 some files failed, 2 bad usage or confi
 `;
 
 export type Command = 'compress' | 'check' | 'usage';
-export type Format = 'auto' | 'jpeg' | 'png' | 'webp';
+export type Format = 'auto' | 'jpeg' | 'png' | 'webp' | 'avif';
 
 export interface Args {
   command: Command | 'help' | 'version';
@@ -124,8 +124,8 @@ export function parseCommandLine(argv: string[]): Args {
   else if (v.version) command = 'version';
 
   const format = v.format;
-  if (format !== undefined && !['auto', 'jpeg', 'png', 'webp'].includes(format)) {
-    throw new UsageError(`--format must be auto, jpeg, png or webp, not ${JSON.stringify(format)}.`);
+  if (format !== undefined && !['auto', 'jpeg', 'png', 'webp', 'avif'].includes(format)) {
+    throw new UsageError(`--format must be auto, jpeg, png, webp or avif, not ${JSON.stringify(format)}.`);
   }
   const args: Args = {
     command,

@@ -32,8 +32,8 @@ export interface Job {
 
 const IMAGE_NAME = /\.(jpe?g|png|webp)$/i;
 /** Our own outputs and backups, never taken as inputs when walking a folder. */
-const OWN_FILE = /\.(min|orig)\.(jpe?g|png|webp)$/i;
-const CANONICAL_EXT: Record<ImageFormat, string> = { jpeg: '.jpg', png: '.png', webp: '.webp' };
+const OWN_FILE = /\.(min|orig)\.(jpe?g|png|webp|avif)$/i;
+const CANONICAL_EXT: Record<ImageFormat, string> = { jpeg: '.jpg', png: '.png', webp: '.webp', avif: '.avif' };
 const EXT_FORMAT: Record<string, ImageFormat> = { '.jpg': 'jpeg', '.jpeg': 'jpeg', '.png': 'png', '.webp': 'webp' };
 
 /** The options that decide an output's bytes, as one string for the manifest. */

@@ -81,6 +81,17 @@ describe('outputs', () => {
     expect(await readFile(join(dir, 'a/x.min.png'))).toEqual(Buffer.from(OUT));
   });
 
+  it('--format avif asks for AVIF and writes NAME.min.avif', async () => {
+    dir = await tree({ 'a.png': pngBytes() });
+    const avif = Uint8Array.from([0, 0, 0, 20, 0x66, 0x74, 0x79, 0x70, 0x61, 0x76, 0x69, 0x66, 0, 0, 0, 0, 0x61, 0x76, 0x69, 0x66]);
+    fake.api.answer(image({ bytes: avif, format: 'avif' }));
+    const run = await squeeze(['a.png', '--format', 'avif'], { cwd: dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(await files(dir)).toContain('a.min.avif');
+    expect(fake.api.requests[0]!.body.includes(Buffer.from('name="format"\r\n\r\navif'))).toBe(true);
+    expect(await readFile(join(dir, 'a.min.avif'))).toEqual(Buffer.from(avif));
+  });
+
   it('--in-place --backup replaces each input atomically and keeps NAME.orig.EXT; a second run skips them', async () => {
     const original = pngBytes({ padding: 50 });
     dir = await tree({ 'img/p.png': original });

@@ -1,42 +1,60 @@
 import { ApiError } from '../../errors/api-error';
-import type { ImageFormat } from '../types';
+import { AVIF_MAX_SIDE } from '../wasm/avif-plan';
+import type { ImageFormat, OutputFormat } from '../types';
 
-export type RequestedFormat = ImageFormat | 'auto';
+export type RequestedFormat = OutputFormat | 'auto';
 
 /** The largest side a WebP bitstream can state (VP8 has 14 bits per dimension; libwebp refuses more). */
 export const WEBP_MAX_SIDE = 16383;
 
+/** What the request's Accept header lists explicitly, for `auto` (a bare *\/* opts in to neither). */
+export interface Accepted {
+  webp: boolean;
+  avif: boolean;
+}
+
+const MAX_SIDE: Partial<Record<OutputFormat, number>> = { webp: WEBP_MAX_SIDE, avif: AVIF_MAX_SIDE };
+
+const holds = (format: OutputFormat, size: { width: number; height: number }): boolean =>
+  Math.max(size.width, size.height) <= (MAX_SIDE[format] ?? Infinity);
+
 /**
- * The formats worth encoding for an output of `size`. `auto` keeps the input's format, and also tries
- * WebP when the client explicitly accepts it (Cloudflare Images and imgproxy convention: a bare *\/* does
- * not opt in) and WebP can hold the size. WebP as the one format (asked for, or kept by `auto`) at a size it
+ * The formats worth encoding for an output of `size`, the one that must succeed first. `auto` keeps the
+ * input's format, and also tries WebP and AVIF when the client explicitly accepts them (Cloudflare Images and
+ * imgproxy convention) and they can hold the size; the pipeline keeps the smallest (ties: AVIF, then WebP,
+ * then the input's format). WebP or AVIF as the one format (asked for, or kept by `auto`) at a size it
  * cannot hold is a 413.
  */
 export function chooseFormats(
   input: ImageFormat,
   requested: RequestedFormat,
-  acceptsWebp: boolean,
+  accepted: Accepted,
   size: { width: number; height: number },
-): ImageFormat[] {
-  const webpHolds = size.width <= WEBP_MAX_SIDE && size.height <= WEBP_MAX_SIDE;
+): OutputFormat[] {
   const primary = requested === 'auto' ? input : requested;
-  if (primary === 'webp' && !webpHolds) {
+  if (!holds(primary, size)) {
     throw new ApiError(
       'image_too_large',
-      `WebP holds at most ${WEBP_MAX_SIDE} pixels a side; this output would be ${size.width}x${size.height}. ` +
+      `${primary === 'webp' ? 'WebP' : 'AVIF'} holds at most ${MAX_SIDE[primary]} pixels a side; this output would be ${size.width}x${size.height}. ` +
         'Ask for JPEG or PNG, or a smaller maxWidth/maxHeight.',
     );
   }
   if (requested !== 'auto') return [primary];
-  return acceptsWebp && input !== 'webp' && webpHolds ? [input, 'webp'] : [input];
+  const alternatives = (['webp', 'avif'] as const).filter((format) => accepted[format] && format !== input && holds(format, size));
+  return [input, ...alternatives];
 }
 
-/** True when the Accept header names image/webp itself (with a non-zero q). */
-export function acceptsWebp(accept: string | undefined): boolean {
+/** True when the Accept header names `type` itself (e.g. image/webp) with a non-zero q. */
+function acceptsType(accept: string | undefined, type: string): boolean {
   return (accept ?? '').split(',').some((part) => {
-    const [type, ...params] = part.trim().toLowerCase().split(';');
-    if (type?.trim() !== 'image/webp') return false;
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (name?.trim() !== type) return false;
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     return q === undefined || Number(q.slice(2)) > 0;
   });
+}
+
+/** The image formats beyond JPEG and PNG that the Accept header lists explicitly. */
+export function acceptedFormats(accept: string | undefined): Accepted {
+  return { webp: acceptsType(accept, 'image/webp'), avif: acceptsType(accept, 'image/avif') };
 }

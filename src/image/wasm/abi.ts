@@ -1,7 +1,7 @@
-import type { ImageFormat } from '../types';
+import type { OutputFormat } from '../types';
 
 /** Format codes and flags of `transcode` in codecs/src/engine.c. */
-export const FORMAT_CODES: Record<ImageFormat, number> = { jpeg: 0, png: 1, webp: 2 };
+export const FORMAT_CODES: Record<OutputFormat, number> = { jpeg: 0, png: 1, webp: 2, avif: 3 };
 
 export const FLAG_PROGRESSIVE = 1;
 export const FLAG_MITCHELL = 2;
@@ -36,6 +36,8 @@ export const PROGRESS_ENCODER_PERCENT = 8;
 export interface EngineExports {
   /** width x height is the output as displayed; inWidth x inHeight the stored size the header says. */
   transcode(inFormat: number, outFormat: number, quality: number, width: number, height: number, flags: number, inWidth: number, inHeight: number): void;
+  /** AVIF output's settings for the next transcode: libaom's speed and tune, the cell size, 4:4:4 (src/image/wasm/avif-plan.ts). */
+  avif_options(speed: number, tune: number, cellWidth: number, cellHeight: number, yuv444: number): void;
   /** The top of the instance's heap: the most memory it has needed (codecs/src/host.c). */
   heap_top(): number;
 }

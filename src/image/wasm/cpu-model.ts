@@ -1,5 +1,6 @@
 import type { ImageHeader, OutputSpec } from '../types';
 import { PROGRESS_ALPHA_PERCENT, PROGRESS_DECODED, PROGRESS_ENCODED, PROGRESS_ENCODER_PERCENT, PROGRESS_ENCODER_STEP, PROGRESS_FRAME_DECODED, PROGRESS_SCANNED } from './abi';
+import { planAvif } from './avif-plan';
 import { type EncoderPlan, type JpegPlan, componentBlocks, decodedSize, jpegDecodeScale } from './memory-model';
 
 /**
@@ -58,6 +59,14 @@ const CPU_TERMS = {
   /** Up to 1 MP of PNG output the strategy trials deflate the buffered frame again. Measured: 5200 ms/MP lossless, 1200 lossy. */
   pngLosslessTrialsMsPerMp: 5600,
   pngLossyTrialsMsPerMp: 1300,
+  /**
+   * AVIF: libaom per megapixel of the cells coded (the grid's padding included), by speed (4:4:4, tune=iq), and
+   * its lossless alpha (speed 9) beside. Measured with libaom's SIMD on 1 MP of uniform and binary noise, qualities
+   * 30 to 100, PNG decoding included, the slowest: 1928 ms/MP at speed 6, 1297 at 7, 1037 at 8, 510 at 9; alpha up
+   * to 750 more (uniform noise). Without SIMD they were 5044, 2887, 2285 and 688.
+   */
+  avifEncodeMsPerMpBySpeed: { 6: 2200, 7: 1500, 8: 1200, 9: 600 } as Record<number, number>,
+  avifAlphaEncodeMsPerMp: 900,
 } as const;
 
 /**
@@ -68,7 +77,7 @@ const CPU_TERMS = {
  * measures the longest hold they leave (docs/benchmarks.md). Measured on 1 MP noise at q90: libwebp's
  * alpha coder took 170 to 360 ms of 450 to 630.
  */
-const ENCODER_ROW_SHARE = { progressive: 0.5, optimized: 1, streaming: 1, baseline: 1, webp: 0.05, png: 1 } as const;
+const ENCODER_ROW_SHARE = { progressive: 0.5, optimized: 1, streaming: 1, baseline: 1, webp: 0.05, png: 1, avif: 0.02 } as const;
 const WEBP_LOSSLESS_ALPHA_SHARE = 0.4;
 /** Adam7 PNG and lossless WebP decode into a whole frame (reported as they go), then hand its rows on. */
 const FRAME_DECODE_SHARE = 0.8;
@@ -109,13 +118,18 @@ function scanMs(header: ImageHeader, recode = false): number {
   );
 }
 
-function encodeMs(out: OutputSpec, plan: EncoderPlan): number {
+function encodeMs(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   const mp = (out.width * out.height) / MP;
   switch (out.format) {
     case 'jpeg':
       return mp * JPEG_ENCODE_MS_PER_MP[plan.jpeg];
     case 'webp':
       return mp * (plan.webpLowMemory ? CPU_TERMS.webpLowMemoryEncodeMsPerMp : CPU_TERMS.webpEncodeMsPerMp);
+    case 'avif': {
+      const avif = planAvif(out.width, out.height, out.quality);
+      const coded = (avif.columns * avif.cellWidth * avif.rows * avif.cellHeight) / MP;
+      return coded * (CPU_TERMS.avifEncodeMsPerMpBySpeed[avif.speed]! + (header.hasAlpha ? CPU_TERMS.avifAlphaEncodeMsPerMp : 0));
+    }
     case 'png': {
       const lossy = out.quality < 100;
       const write = lossy ? CPU_TERMS.lossyPngEncodeMsPerMp : mp > 4.5 ? CPU_TERMS.pngLevel6EncodeMsPerMp : CPU_TERMS.pngLevel9EncodeMsPerMp;
@@ -138,6 +152,9 @@ function encoderRowPasses(out: OutputSpec): number {
 /** codecs/src/webp-encode.c: a macroblock after libwebp's analysis pass counts this many steps. */
 const WEBP_ENCODE_STEPS = 4;
 
+/** codecs/src/avif-encode.c: libaom reports a cell's 64x64 blocks as it codes them (3 steps each) and as its CDEF search visits them (1). */
+const AVIF_STEPS_PER_BLOCK = 4;
+
 /** jpegli's progressive script (progressive level 2): a DC scan and four AC scans of each component. */
 const JPEGLI_SCANS_PER_COMPONENT = 5;
 
@@ -148,6 +165,12 @@ const JPEGLI_SCANS_PER_COMPONENT = 5;
  * coefficient buffer, once as the rows store them and once per scan as it tokenises them.
  */
 function encoderSteps(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+  // AVIF: AVIF_STEPS_PER_BLOCK for each 64x64 block of each coded cell (avif-encode.c), its alpha cell's too.
+  if (out.format === 'avif') {
+    const avif = planAvif(out.width, out.height, out.quality);
+    const blocks = Math.ceil(avif.cellWidth / 64) * Math.ceil(avif.cellHeight / 64);
+    return avif.columns * avif.rows * blocks * AVIF_STEPS_PER_BLOCK * (header.hasAlpha ? 2 : 1);
+  }
   // The analysis pass, then one pass (two in low_memory) counted WEBP_ENCODE_STEPS a macroblock.
   if (out.format === 'webp') return (1 + WEBP_ENCODE_STEPS * (plan.webpLowMemory ? 2 : 1)) * Math.ceil(out.width / 16) * Math.ceil(out.height / 16);
   if (out.format !== 'jpeg' || plan.jpeg !== 'progressive') return 0;
@@ -222,7 +245,7 @@ export function jobWork(header: ImageHeader, out: OutputSpec, plan: EncoderPlan)
   const frame = framed ? decode * FRAME_DECODE_SHARE : 0;
   const rows = decode - frame + resample;
   const scans = scanMs(header);
-  const encode = encodeMs(out, plan);
+  const encode = encodeMs(header, out, plan);
   const rowShare = encoderRowShare(out, plan);
   const alphaShare = out.format === 'webp' && header.hasAlpha && !plan.ownWebpAlpha ? WEBP_LOSSLESS_ALPHA_SHARE : 0;
   const steps = encoderSteps(header, out, plan);

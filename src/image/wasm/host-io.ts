@@ -32,6 +32,8 @@ const GROWTH_BYTES = 1024 * 1024;
 export class HostIo {
   private input: Uint8Array = new Uint8Array(0);
   private position = 0;
+  /** The ICC profile an encoder that writes its own container carries (AVIF), or none. */
+  private profile: Uint8Array = new Uint8Array(0);
   private output: ArrayBuffer = new ArrayBuffer(0);
   private planned = 0;
   /** The module announced the output's exact size: `output` is a fixed buffer of that size. */
@@ -53,11 +55,12 @@ export class HostIo {
     private readonly yieldToEventLoop: () => Promise<void>,
   ) {}
 
-  start(input: Uint8Array, plannedOutputBytes: number, watch: JobWatch): void {
+  start(input: Uint8Array, plannedOutputBytes: number, watch: JobWatch, profile: Uint8Array = new Uint8Array(0)): void {
     this.watch = watch;
     this.yields = 0;
     this.input = input;
     this.position = 0;
+    this.profile = profile;
     this.planned = plannedOutputBytes;
     this.output = new ResizableArrayBuffer(0, { maxByteLength: plannedOutputBytes });
     this.reserved = false;
@@ -84,6 +87,7 @@ export class HostIo {
     this.releaseOutput();
     this.releaseOutput = () => {};
     this.input = new Uint8Array(0);
+    this.profile = new Uint8Array(0);
     this.output = new ArrayBuffer(0);
   }
 
@@ -112,6 +116,12 @@ export class HostIo {
           this.countOutput();
         },
         output_write: (ptr: number, len: number) => this.append(bytes().subarray(ptr, ptr + len)),
+        output_patch: (offset: number, ptr: number, len: number) => {
+          if (offset < 0 || offset + len > this.length) throw new EngineFailure(FAIL_INTERNAL, 'a patch past the output written');
+          new Uint8Array(this.output).set(bytes().subarray(ptr, ptr + len), offset);
+        },
+        profile_size: () => this.profile.length,
+        profile_read: (ptr: number) => bytes().set(this.profile, ptr),
         progress: (kind: number, units: number) => this.watch?.progress(kind, units) ?? 0,
         // Without JSPI the job cannot hand the loop back; the watch still learns how its work runs.
         yield: hasJspi
@@ -125,7 +135,8 @@ export class HostIo {
           throw new EngineFailure(kind, new TextDecoder().decode(bytes().subarray(ptr, ptr + len)));
         },
       },
-      // wasi-libc links these for paths the glue never takes (stdio, getenv, abort).
+      // wasi-libc links these for paths the glue never takes (stdio, getenv, abort; libaom's film grain
+      // table and statistics files): every file operation fails with EBADF (8), so no file ever opens.
       wasi_snapshot_preview1: {
         environ_sizes_get: (countPtr: number, sizePtr: number) => {
           const view = new DataView(memory.buffer);
@@ -137,6 +148,12 @@ export class HostIo {
         fd_write: () => 8,
         fd_close: () => 8,
         fd_seek: () => 8,
+        fd_read: () => 8,
+        fd_fdstat_get: () => 8,
+        fd_fdstat_set_flags: () => 8,
+        fd_prestat_get: () => 8,
+        fd_prestat_dir_name: () => 8,
+        path_open: () => 8,
         proc_exit: (code: number) => {
           throw new EngineFailure(FAIL_INTERNAL, `the codec module aborted (${code})`);
         },

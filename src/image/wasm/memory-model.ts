@@ -1,5 +1,6 @@
 import { ENGINE_BUDGET_BYTES } from '../../limits/memory';
 import { libjpegTurboQuality } from '../quality-scale';
+import { planAvif } from './avif-plan';
 import type { ImageHeader, OutputSpec } from '../types';
 
 const MiB = 1024 * 1024;
@@ -18,7 +19,7 @@ const MiB = 1024 * 1024;
  */
 const TERMS = {
   /** Static data, stack and allocator slack. Measured: heap top of an 8x8 job, 0.69 to 0.81 MiB. */
-  baseBytes: 1 * MiB,
+  baseBytes: 2 * MiB,
 
   // Decoders
   /**
@@ -118,6 +119,22 @@ const TERMS = {
   webpOwnAlphaBytesPerPixel: 2,
   /** PNG output gathers IDAT data in 1 MiB (png-encode.c) beside zlib's level-9 state. Measured: 1.9 MiB heap top, 8x8 job. */
   pngEncoderBytes: 1.5 * MiB,
+  /**
+   * AVIF (avif-encode.c): the stripe being filled, one cell tall and the grid's width, as Y, Cb and Cr at 4:4:4
+   * (3 B/px; grey 1) and alpha (1), two RGB rows; and libaom sized for one cell, per pixel of the cell by its
+   * speed, with the monochrome lossless alpha encoder (always speed 9) beside it. Measured (heap top of 1 MP
+   * cells, uniform and binary noise, 4:4:4, tune=iq, qualities 30 to 100, less 4 MiB of base, rows and stripe):
+   * 60 B/px at speed 6 and 49 at 7 to 9 (binary noise at 100; 45 to 49 at 80); alpha 18.6 B/px more. At speeds 6
+   * and 7 content libaom takes for a screenshot (binary noise) also gets intra block copy's hash table, whatever
+   * the cell's size: 12 and 9.3 MiB more on a 149x156 cell (none at 8 and 9).
+   */
+  avifStripeBytesPerPixel: 3,
+  avifGreyStripeBytesPerPixel: 1,
+  avifAlphaStripeBytesPerPixel: 1,
+  avifRowBytesPerColumn: 8,
+  avifEncoderBytesBySpeed: [[6, 14 * MiB], [7, 11 * MiB], [8, 3 * MiB], [9, 3 * MiB]],
+  avifEncoderBytesPerCellPixel: [[6, 62], [7, 51], [8, 51], [9, 51]],
+  avifAlphaEncoderBytesPerCellPixel: 20,
   /** Lossy PNG (quantize.c): 2^18 histogram cells of 20 B, then a 2^18 nearest-colour cache of 2 B. Measured: 5.6 MiB over lossless, 8x8 job. */
   lossyPngBytes: 5.5 * MiB,
 
@@ -134,6 +151,14 @@ const TERMS = {
   webpOutputBytesPerPixel: [[1, 0.307], [10, 0.456], [20, 0.531], [30, 0.598], [40, 0.643], [50, 0.678], [60, 0.719], [70, 0.758], [75, 0.775], [80, 0.832], [85, 0.908], [90, 0.998], [95, 1.12], [98, 1.215], [99, 1.265], [100, 1.28]],
   /** A WebP's ALPH chunk on uniform noise alpha. Measured: 1.02 B/px. */
   webpAlphaOutputBytesPerPixel: 1.02,
+  /**
+   * AVIF at libaom's quality, 4:4:4, any speed (1 MP cells, the container's few hundred bytes apart). Measured:
+   * binary noise 0.43 B/px at 30, 1.79 at 80, 4.38 at 100 (uniform noise 0.16, 1.45, 3.74); each pair of points
+   * joined by a straight line, which lies above the curve between them.
+   */
+  avifOutputBytesPerPixel: [[1, 0.2], [30, 0.43], [80, 1.79], [100, 4.38]],
+  /** AVIF's alpha, lossless AV1. Measured: 1.42 B/px on uniform noise alpha, 1.51 on binary noise alpha. */
+  avifAlphaOutputBytesPerPixel: 1.55,
   /** PNG: the raw rows (1 B per channel, a filter byte a row) in stored deflate blocks, and chunk overhead. */
   pngOutputOverheadBytes: 64 * 1024,
   outputMargin: 1.2,
@@ -183,6 +208,8 @@ function colourOutputBytesPerPixel(header: ImageHeader, out: OutputSpec, plan: E
         : along(TERMS.jpegliOutputBytesPerPixel, out.quality);
     case 'webp':
       return along(TERMS.webpOutputBytesPerPixel, out.quality);
+    case 'avif':
+      return along(TERMS.avifOutputBytesPerPixel, planAvif(out.width, out.height, out.quality).quality);
     case 'png':
       // Lossy PNG is a palette (1 B/px) or, when no larger, the exact image; lossless keeps the channels.
       return out.quality < 100 ? 1 : channels(header);
@@ -197,7 +224,8 @@ export function worstOutputBytes(header: ImageHeader, out: OutputSpec, plan: Enc
     const raw = (out.width * colourOutputBytesPerPixel(header, out, plan) + 1) * out.height;
     return Math.ceil(raw * (1 + 5 / 65535) + TERMS.pngOutputOverheadBytes);
   }
-  const alpha = out.format === 'webp' && header.hasAlpha ? TERMS.webpAlphaOutputBytesPerPixel : 0;
+  const alphaBytes = { webp: TERMS.webpAlphaOutputBytesPerPixel, avif: TERMS.avifAlphaOutputBytesPerPixel, jpeg: 0, png: 0 };
+  const alpha = header.hasAlpha ? alphaBytes[out.format] : 0;
   return Math.ceil(pixels * (colourOutputBytesPerPixel(header, out, plan) + alpha) * TERMS.outputMargin + 64 * 1024);
 }
 
@@ -347,6 +375,17 @@ function jpegEncodeBytes(header: ImageHeader, out: OutputSpec, plan: JpegPlan): 
   return rows;
 }
 
+/** AVIF: the stripe and one encoder (two with alpha) sized for a cell (avif-plan.ts). */
+function avifEncodeBytes(header: ImageHeader, out: OutputSpec): number {
+  const avif = planAvif(out.width, out.height, out.quality);
+  const stripePixels = avif.columns * avif.cellWidth * avif.cellHeight;
+  const cellPixels = avif.cellWidth * avif.cellHeight;
+  const stripe = stripePixels * (header.grey ? TERMS.avifGreyStripeBytesPerPixel : TERMS.avifStripeBytesPerPixel);
+  const colour = cellPixels * along(TERMS.avifEncoderBytesPerCellPixel, avif.speed);
+  const alpha = header.hasAlpha ? stripePixels * TERMS.avifAlphaStripeBytesPerPixel + cellPixels * TERMS.avifAlphaEncoderBytesPerCellPixel : 0;
+  return out.width * TERMS.avifRowBytesPerColumn + along(TERMS.avifEncoderBytesBySpeed, avif.speed) + stripe + colour + alpha;
+}
+
 function encodeBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   const pixels = out.width * out.height;
   switch (out.format) {
@@ -356,6 +395,8 @@ function encodeBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): n
       const trialFrame = pixels <= 1_000_000 ? pixels * channels(header) * TERMS.pngTrialFrameBytesPerSample : 0;
       return out.width * TERMS.pngEncodeRowBytesPerColumn + TERMS.pngEncoderBytes + trialFrame + (out.quality < 100 ? TERMS.lossyPngBytes : 0);
     }
+    case 'avif':
+      return avifEncodeBytes(header, out);
     case 'webp': {
       const colour = plannedColourBytes(header, out, plan);
       const tokens = plan.webpLowMemory ? 0 : colour * TERMS.webpTokensPerPlannedByte;

@@ -19,6 +19,7 @@ import {
   ORIENTATION_SHIFT,
   type EngineExports,
 } from './abi';
+import { AVIF_TUNE, AVIF_YUV444, planAvif } from './avif-plan';
 import { EngineMemory } from './engine-memory';
 import { estimateCpuMs, jobWork } from './cpu-model';
 import { EngineFailure, HostIo } from './host-io';
@@ -57,6 +58,8 @@ export interface WasmEngine extends ImageEngine {
   jobsStarted(): number;
   /** A job is in the engine (suspended while it has handed the event loop back, or running). */
   jobRunning(): boolean;
+  /** Units of work the job in the engine has reported so far, by kind (abi.ts PROGRESS_*); none between jobs. */
+  runningUnits(): Record<number, number>;
 }
 
 export interface JobReport {
@@ -86,6 +89,8 @@ export interface WasmEngineOptions {
   clock?: () => number;
   /** Tests of the watch scale the predicted work down (1: the model's). */
   predictionScale?: number;
+  /** AVIF settings in place of the plan's, AVIF_TUNE and AVIF_YUV444 (the bench measures variants). */
+  avif?: { speed?: number; tune?: number; yuv444?: boolean };
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -123,7 +128,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
   let live: { exports: EngineExports; transcode: (...args: Parameters<EngineExports['transcode']>) => Promise<void> } | undefined;
   let last: JobReport = { wasmBytes: 0, outputBufferBytes: 0, inputPasses: 0, predictedMs: 0, workMs: 0, longestSliceMs: 0, yields: 0, units: {} };
   let started = 0;
-  let inJob = false;
+  let watching: JobWatch | undefined;
   // A job may wait, suspended, for its turn of the event loop: the next one starts after it ends.
   let running: Promise<unknown> = Promise.resolve();
 
@@ -140,9 +145,8 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     memory.retire();
   }
 
-  async function run(input: Uint8Array, header: ImageHeader, out: OutputSpec, cpuBudgetMs: number): Promise<Uint8Array> {
+  async function run(input: Uint8Array, header: ImageHeader, out: OutputSpec, cpuBudgetMs: number, profile?: Uint8Array): Promise<Uint8Array> {
     started++;
-    inJob = true;
     const { exports, transcode } = instance();
     const chosen = plan(header, out);
     const flags =
@@ -160,9 +164,15 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       watch.finish();
       last = { ...last, predictedMs: work.ms, workMs: watch.workMs, longestSliceMs: watch.longestSliceMs, yields: io.yields, units: watch.units };
     };
-    io.start(input, plannedOutputBytes(header, out, chosen), watch);
+    watching = watch;
+    io.start(input, plannedOutputBytes(header, out, chosen), watch, profile);
     try {
-      const quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' && !out.recode ? libjpegTurboQuality(out.quality) : out.quality;
+      let quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' && !out.recode ? libjpegTurboQuality(out.quality) : out.quality;
+      if (out.format === 'avif') {
+        const avif = { ...planAvif(out.width, out.height, out.quality), tune: AVIF_TUNE, yuv444: AVIF_YUV444, ...options.avif };
+        exports.avif_options(avif.speed, avif.tune, avif.cellWidth, avif.cellHeight, avif.yuv444 ? 1 : 0);
+        quality = avif.quality;
+      }
       await transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, out.width, out.height, flags, header.width, header.height);
       last = { ...last, wasmBytes: exports.heap_top(), outputBufferBytes: io.peakOutputBytes, inputPasses: io.inputPasses };
       report();
@@ -175,7 +185,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       retire();
       throw asApiError(error, header);
     } finally {
-      inJob = false;
+      watching = undefined;
     }
   }
 
@@ -186,7 +196,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     holdJs: (bytes) => memory.holdJs(bytes),
 
     transcode(input, header, out, limits = {}) {
-      const job = running.then(() => run(input, header, out, limits.cpuBudgetMs ?? PAID_CPU_BUDGET_MS));
+      const job = running.then(() => run(input, header, out, limits.cpuBudgetMs ?? PAID_CPU_BUDGET_MS, limits.profile));
       running = job.catch(() => undefined);
       return job;
     },
@@ -195,6 +205,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     lastJob: () => last,
     takePeak: () => memory.takePeak(),
     jobsStarted: () => started,
-    jobRunning: () => inJob,
+    jobRunning: () => watching !== undefined,
+    runningUnits: () => ({ ...watching?.units }),
   };
 }

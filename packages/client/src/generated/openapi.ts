@@ -34,8 +34,9 @@ export interface paths {
         /**
          * Compress an image
          * @description One of a multipart `file`, JSON `image` (base64) or JSON `url` is required; when both `url` and `image`
-         *     are given, `url` wins. Images up to 10 MB. Format `auto` keeps the input format, or returns WebP when
-         *     the `Accept` header lists `image/webp` and WebP is smaller (`*\/*` alone does not opt in). The result is never larger
+         *     are given, `url` wins. Images up to 10 MB. Format `auto` keeps the input format, or returns WebP or AVIF when
+         *     the `Accept` header lists `image/webp` or `image/avif` and that is smaller (`*\/*` alone does not opt in); an AVIF that would
+         *     not fit the request's memory or CPU budget is not tried. Large AVIF images are written as a grid of cells. The result is never larger
          *     than the input unless a resize or format change was asked for. Only successful compressions count toward the monthly quota.
          */
         post: operations["compress"];
@@ -101,16 +102,16 @@ export interface components {
             /** @description Public https image URL; takes priority over image */
             url?: string;
             /**
-             * @description Visual quality, from 1 (smallest file) to 100 (best look). The default, 80, suits most photos; 60 to 75 makes smaller files where fine detail matters less. The same number gives about the same look in JPEG, WebP and PNG output. For PNG, 100 is lossless; below 100 the colours are reduced to a palette of at most 256, and a graphic with few colours comes back exact.
+             * @description Visual quality, from 1 (smallest file) to 100 (best look). The default, 80, suits most photos; 60 to 75 makes smaller files where fine detail matters less. The same number gives about the same look in JPEG, WebP, AVIF and PNG output. For PNG, 100 is lossless; below 100 the colours are reduced to a palette of at most 256, and a graphic with few colours comes back exact.
              * @default 80
              */
             quality: number;
             /**
-             * @description auto keeps the input format, or returns WebP when Accept lists image/webp and WebP is smaller
+             * @description auto keeps the input format, or returns WebP or AVIF when Accept lists image/webp or image/avif and it is smaller
              * @default auto
              * @enum {string}
              */
-            format: "auto" | "jpeg" | "png" | "webp";
+            format: "auto" | "jpeg" | "png" | "webp" | "avif";
             /** @description Largest width of the result, in pixels, as the image is displayed (after its EXIF rotation). A larger image is scaled down to fit, keeping its aspect ratio; a smaller one is never enlarged. */
             maxWidth?: number;
             /** @description Largest height of the result, in pixels, as the image is displayed (after its EXIF rotation). A larger image is scaled down to fit, keeping its aspect ratio; a smaller one is never enlarged. */
@@ -123,16 +124,16 @@ export interface components {
              */
             file: string;
             /**
-             * @description Visual quality, from 1 (smallest file) to 100 (best look). The default, 80, suits most photos; 60 to 75 makes smaller files where fine detail matters less. The same number gives about the same look in JPEG, WebP and PNG output. For PNG, 100 is lossless; below 100 the colours are reduced to a palette of at most 256, and a graphic with few colours comes back exact.
+             * @description Visual quality, from 1 (smallest file) to 100 (best look). The default, 80, suits most photos; 60 to 75 makes smaller files where fine detail matters less. The same number gives about the same look in JPEG, WebP, AVIF and PNG output. For PNG, 100 is lossless; below 100 the colours are reduced to a palette of at most 256, and a graphic with few colours comes back exact.
              * @default 80
              */
             quality: number;
             /**
-             * @description auto keeps the input format, or returns WebP when Accept lists image/webp and WebP is smaller
+             * @description auto keeps the input format, or returns WebP or AVIF when Accept lists image/webp or image/avif and it is smaller
              * @default auto
              * @enum {string}
              */
-            format: "auto" | "jpeg" | "png" | "webp";
+            format: "auto" | "jpeg" | "png" | "webp" | "avif";
             /** @description Largest width of the result, in pixels, as the image is displayed (after its EXIF rotation). A larger image is scaled down to fit, keeping its aspect ratio; a smaller one is never enlarged. */
             maxWidth?: number;
             /** @description Largest height of the result, in pixels, as the image is displayed (after its EXIF rotation). A larger image is scaled down to fit, keeping its aspect ratio; a smaller one is never enlarged. */
@@ -207,7 +208,7 @@ export interface components {
         /** @description round(100 × (original − compressed) / original), halves away from zero; negative only when a resize or format change made the output larger. */
         "X-Savings-Percent": number;
         /** @description Format of the returned image. */
-        "X-Output-Format": "jpeg" | "png" | "webp";
+        "X-Output-Format": "jpeg" | "png" | "webp" | "avif";
         /** @description What was done, comma-separated, when anything was: `orientation-applied` (the EXIF orientation was applied to the pixels; the output has no orientation tag), `resized` (to fit maxWidth/maxHeight, which refer to the image as displayed), `converted` (format change), `alpha-flattened` (transparency composited onto white for JPEG), `icc-kept` (the colour profile was carried over), `lossless-recoded` (a JPEG comes back with its own DCT coefficients written again, progressive with optimised Huffman tables: the very same pixels in fewer bytes, when re-encoding would not have been smaller or kept every quantisation step of the input), `original-returned` (re-encoding would not have been smaller, nor re-coding: the input comes back with its metadata stripped). */
         "X-Compression-Notes": string;
         /** @description Demo requests this client has left in the current hour: the smaller of its own and its network's. */
