@@ -7,7 +7,7 @@
 // eight qualities). CPU time of both paths side by side. Points of the former engine and cjpeg are cached in
 // bench/.cache/resaved-scores.json (they do not change with this checkout).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { atScore, frontier, median } from './curves.mjs';
 import { resavedPhotos } from './resaved.mjs';
@@ -31,7 +31,15 @@ const CPU_REPEATS = 3;
 export async function resavedComparison({ engines, ssimulacra2, work, cache, corpus, part, only, photos }) {
   const { current, today, former } = engines;
   const scoresFile = join(cache, 'resaved-scores.json');
-  const stored = existsSync(scoresFile) ? JSON.parse(readFileSync(scoresFile, 'utf8')) : {};
+  /** The points another run (resaved and masters may run side by side) has stored meanwhile. */
+  const storedNow = () => {
+    try {
+      return existsSync(scoresFile) ? JSON.parse(readFileSync(scoresFile, 'utf8')) : {};
+    } catch {
+      return {};
+    }
+  };
+  const stored = storedNow();
   const cjpegVersion = execFileSync('sh', ['-c', 'cjpeg -version 2>&1'], { encoding: 'utf8' }).trim().split('\n')[0];
 
   /** Scores of `jpeg` against the reference PPM/PGM (identical pixels are not run through the tools). */
@@ -47,7 +55,9 @@ export async function resavedComparison({ engines, ssimulacra2, work, cache, cor
     if (!key) return make();
     if (!stored[key]) {
       stored[key] = await make();
-      writeFileSync(scoresFile, JSON.stringify(stored));
+      // Written whole under another name, then renamed: a run beside this one never reads half a file.
+      writeFileSync(`${scoresFile}.${process.pid}`, JSON.stringify({ ...storedNow(), ...stored }));
+      renameSync(`${scoresFile}.${process.pid}`, scoresFile);
     }
     return stored[key];
   }

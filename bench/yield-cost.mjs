@@ -94,6 +94,9 @@ async function bundle(from, nodeModules) {
   return result.outputFiles[0].text;
 }
 
+const MIN_CPU_MS = 3000;
+const MAX_RUNS = 25;
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** The workerd processes Miniflare started: children of this process. */
@@ -136,9 +139,10 @@ const gaps = (readings) => readings.slice(1).map((r, i) => r - readings[i]);
 
 /**
  * Lines of the table: per path (label, input file, format, quality, maxWidth), the CPU time of the job on
- * the baseline and current engines (medians of `runs`), the cost of counting work and yielding (current /
- * baseline), the current engine's hand-backs and the longest hold of the event loop, before (the
- * baseline's whole job) and after, in CPU time (probed) and in wall time (current, on this machine).
+ * the baseline and current engines (medians of `runs` or more), the cost of counting work and yielding (current /
+ * baseline), the hand-backs of the current engine and of the one paced by CPU time (probed), and the longest
+ * hold of the event loop, before (the baseline's whole job) and after, in CPU time (probed) and in wall
+ * time (current, on this machine).
  */
 export async function yieldTable(root, current, baseline, paths, runs = 3) {
   const nodeModules = join(root, 'node_modules');
@@ -158,8 +162,8 @@ export async function yieldTable(root, current, baseline, paths, runs = 3) {
     }),
   );
   const lines = [
-    '| path | MP | baseline CPU-ms | current CPU-ms | current / baseline CPU | hand-backs | longest hold before, CPU-ms | longest hold after, CPU-ms | longest hold before, wall ms | longest hold after, wall ms |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| path | MP | baseline CPU-ms | current CPU-ms | current / baseline CPU | hand-backs | hand-backs paced by CPU time | longest hold before, CPU-ms | longest hold after, CPU-ms | longest hold before, wall ms | longest hold after, wall ms |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   try {
     await mf.ready;
@@ -181,9 +185,12 @@ export async function yieldTable(root, current, baseline, paths, runs = 3) {
         if (name === 'probed') result.longestHoldCpuMs = Math.max(...gaps(probe.readings)) - probeCostMs;
         return result;
       };
-      // A warm-up job each: V8 compiles WASM lazily, and the first job pays.
-      for (const name of Object.keys(results)) await run(name);
-      for (let i = 0; i < runs; i++) {
+      // A warm-up job each: V8 compiles WASM lazily, and the first job pays. Short jobs run more times,
+      // so that each engine spends about MIN_CPU_MS in all and a few ms of noise stay under a percent.
+      const warm = {};
+      for (const name of Object.keys(results)) warm[name] = await run(name);
+      const times = Math.max(runs, Math.min(MAX_RUNS, Math.ceil(MIN_CPU_MS / warm.baseline.cpu)));
+      for (let i = 0; i < times; i++) {
         for (const name of Object.keys(results)) results[name].push(await run(name));
       }
       const of = (name, key) => median(results[name].map((r) => r[key]));
@@ -193,6 +200,7 @@ export async function yieldTable(root, current, baseline, paths, runs = 3) {
         of('current', 'cpu').toFixed(0),
         (of('current', 'cpu') / of('baseline', 'cpu')).toFixed(3),
         of('current', 'yields'),
+        of('probed', 'yields'),
         of('baseline', 'cpu').toFixed(0),
         of('probed', 'longestHoldCpuMs').toFixed(1),
         of('baseline', 'longestHoldMs').toFixed(0),
@@ -201,6 +209,7 @@ export async function yieldTable(root, current, baseline, paths, runs = 3) {
       lines.push(`| ${label} | ${cells.join(' | ')} |`);
       console.log(lines.at(-1));
     }
+    lines.push('', `One probe cost workerd ${probeCostMs.toFixed(2)} CPU-ms (median of 20 in a row), taken off each hold.`);
   } finally {
     await mf.dispose();
     await probe.close();
