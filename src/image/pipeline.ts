@@ -8,6 +8,7 @@ import { engine } from './engine-instance';
 import { readHeader } from './header/read-header';
 import { runExclusive } from './job-queue';
 import { encoderQuality } from './quality-scale';
+import { avifLook } from './steps/avif-look';
 import { carryIccProfile } from './steps/carry-icc';
 import { checkBudget, type JobCost, jobCost } from './steps/check-budget';
 import { chooseFormats, type RequestedFormat } from './steps/choose-formats';
@@ -75,7 +76,8 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const iccBytes = icc && !isSrgbProfile(icc) ? icc.length : 0;
   const accepted = { webp: request.acceptsWebp, avif: request.acceptsAvif ?? false };
   const [primary, ...optional] = chooseFormats(header.format, request.format, accepted, size).map(
-    (format): OutputSpec => onSourceGrid(header, { format, quality: encoderQuality(format, request.quality), ...size, orientation, iccBytes }),
+    (format): OutputSpec =>
+      avifLook(header, onSourceGrid(header, { format, quality: encoderQuality(format, request.quality), ...size, orientation, iccBytes }), request.quality),
   );
   const cpuBudgetMs = request.cpuBudgetMs ?? PAID_CPU_BUDGET_MS;
   const primaryCost = jobCost(engine, header, primary!);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readIccProfile } from '../../src/image/container';
 import { readHeader } from '../../src/image/header/read-header';
 import { compressImage } from '../../src/image/pipeline';
+import { AVIF_RAISE_ON_JPEG_GRID, avifLook } from '../../src/image/steps/avif-look';
 import { encoderQuality } from '../../src/image/quality-scale';
 import { wasmEngine } from '../../src/image/wasm';
 import { withChunks } from '../container/synth';
@@ -10,7 +11,7 @@ import { avifLayout, avifPixels } from '../helpers/avif';
 import { phonePhoto } from '../helpers/large-photo';
 import { responseImage } from '../helpers/images';
 import { pixelPng, syntheticPng } from '../helpers/png';
-import { referencePixels } from '../engine/helpers';
+import { freshEngine, referencePixels } from '../engine/helpers';
 
 async function compress(input: Uint8Array, fields: Record<string, string>, accept?: string): Promise<Response> {
   const { key } = await createKey('business');
@@ -111,6 +112,25 @@ describe('AVIF output', () => {
     expect(both.headers.get('Vary')).toBe('Accept');
     const refused = await compress(input, { quality: '80' }, 'image/avif;q=0,image/webp');
     expect(refused.headers.get('X-Output-Format')).toBe('webp');
+  });
+
+  it("raises AVIF's quality for a 4:2:0 JPEG saved at or below the quality asked, kept at its size: our JPEG keeps its steps and its look (issue 22: re-saved photos)", async () => {
+    // libjpeg's test image, saved at 75.
+    const input = await fixture('engine/testorig.jpg');
+    const header = readHeader(input);
+    expect([header.sampling, header.quality]).toEqual([[{ h: 2, v: 2 }, { h: 1, v: 1 }, { h: 1, v: 1 }], 75]);
+    const out = { format: 'avif', width: header.width, height: header.height } as const;
+    const asked = encoderQuality('avif', 80);
+    const answered = await compressImage(input, { quality: 80, format: 'avif', acceptsWebp: false });
+    const raised = await freshEngine().transcode(input, header, { ...out, quality: asked + AVIF_RAISE_ON_JPEG_GRID });
+    expect(answered.bytes).toEqual(raised);
+    // Not where the input was saved above the quality asked (its steps are not kept), nor where our JPEG would not be
+    // on the input's grid: resized, or the pixels of a PNG.
+    expect(avifLook(header, { ...out, quality: encoderQuality('avif', 70) }, 70).quality).toBe(encoderQuality('avif', 70));
+    const half = { ...out, width: Math.round(header.width / 2), height: Math.round(header.height / 2) };
+    expect(avifLook(header, { ...half, quality: asked }, 80).quality).toBe(asked);
+    const png = await freshEngine().transcode(input, header, { format: 'png', quality: 100, width: header.width, height: header.height });
+    expect(avifLook(readHeader(png), { ...out, quality: asked }, 80).quality).toBe(asked);
   });
 
   it('auto skips an AVIF that would pass the CPU budget (a large photo on the demo), never an error', async () => {
