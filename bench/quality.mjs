@@ -402,7 +402,7 @@ async function scaleFit(formats) {
     `|---|${formats.map(() => '---|---|').join('')}`,
     ...fitted.map((f) => `| ${f.service} | ${formats.map((format) => `${cell(f[format])} | ${current.encoderQuality(format, f.service)}`).join(' | ')} |`),
   ];
-  return { photos, ts, scores, mapping };
+  return { photos, tables: [...ts, '', ...mapping, '', ...scores] };
 }
 
 const started = new Date();
@@ -519,11 +519,7 @@ if (!only || only === 'scale') {
     "(butteraugli flatters encoders tuned for it, such as jpegli). Beyond an encoder's measured range its end is held (lossy PNG",
     'reaches 256 colours near 95). Proposed for src/image/quality-scale.ts (not applied by the bench):',
     '',
-    ...fit.ts,
-    '',
-    ...fit.mapping,
-    '',
-    ...fit.scores,
+    ...fit.tables,
   ]);
 }
 if (!only || only === 'avif-scale') {
@@ -538,11 +534,7 @@ if (!only || only === 'avif-scale') {
     "matches the reference look on each metric, and the mean of the two. avif-plan.ts raises the quality at faster speeds. Proposed",
     'for src/image/quality-scale.ts (not applied by the bench):',
     '',
-    ...fit.ts,
-    '',
-    ...fit.mapping,
-    '',
-    ...fit.scores,
+    ...fit.tables,
   ]);
 }
 rmSync(work, { recursive: true, force: true });
