@@ -28,7 +28,7 @@ function baselineCheckout() {
     symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   }
   // The measurement itself is this checkout's, so both sides run the same one.
-  cpSync(join(root, 'bench/latency/measure.latency.ts'), join(dir, 'bench/latency/measure.latency.ts'));
+  for (const file of ['bench/latency/measure.latency.ts', 'test/helpers/bindings.ts']) cpSync(join(root, file), join(dir, file));
   return { dir, label: `${process.env.BASELINE ? `BASELINE=${process.env.BASELINE}` : 'the merge base with main'} (${git('log', '-1', '--format=%h %cs', sha)})` };
 }
 

@@ -1,9 +1,11 @@
 // Run by bench/latency.mjs (npm run bench:latency) in a checkout: this one or the baseline's. Only web
-// and workerd APIs and the checkout's own src/index, so that both versions run the same measurement.
+// and workerd APIs, the checkout's own src/index and this checkout's test/helpers/bindings.ts (copied beside it
+// into the baseline), so that both versions run the same measurement.
 import { applyD1Migrations, createExecutionContext, waitOnExecutionContext, type D1Migration } from 'cloudflare:test';
 import { env as realEnv } from 'cloudflare:workers';
 import { it } from 'vitest';
 import worker from '../../src/index';
+import { namespaceWith } from '../../test/helpers/bindings';
 
 interface LatencyEnv {
   DB: D1Database;
@@ -58,18 +60,7 @@ function delayedBindings(delayMs: number, calls: Array<{ settled: boolean }>): R
         },
       });
     } else if ('idFromName' in binding) {
-      bindings[name] = new Proxy(binding as DurableObjectNamespace, {
-        get: (target, prop) => {
-          const value = Reflect.get(target, prop, target) as (...args: unknown[]) => unknown;
-          if (prop !== 'get') return typeof value === 'function' ? value.bind(target) : value;
-          return (id: DurableObjectId) => {
-            const stub = value.call(target, id) as Record<string, (...args: unknown[]) => Promise<unknown>>;
-            return new Proxy(stub, {
-              get: (s, method) => (typeof method !== 'string' || method === 'then' ? undefined : (...args: unknown[]) => trip(() => s[method]!(...args))),
-            });
-          };
-        },
-      });
+      bindings[name] = namespaceWith(binding as DurableObjectNamespace, (_method, call) => trip(call));
     }
   }
   return bindings;
