@@ -263,7 +263,8 @@ function avifRowsCache() {
   mkdirSync(dir, { recursive: true });
   const path = (file) => join(dir, `${file.split('/').at(-1)}.json`);
   return {
-    load: (file) => (existsSync(path(file)) ? JSON.parse(readFileSync(path(file), 'utf8')) : undefined),
+    // JSON writes a ratio out of the sweep (NaN) as null.
+    load: (file) => (existsSync(path(file)) ? JSON.parse(readFileSync(path(file), 'utf8'), (key, value) => (value === null ? NaN : value)) : undefined),
     save: (file, rows) => writeFileSync(path(file), JSON.stringify(rows)),
   };
 }
