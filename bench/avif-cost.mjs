@@ -85,7 +85,7 @@ export async function avifCostTable(current, photos, work, cache) {
 export const AVIF_COST_NOTE = [
   'Each row: one photo decoded and encoded, median of 3 after a warm-up job (engine) or of 3 runs (native). The engine is',
   "forced to each speed at the quality its plan gives that speed (src/image/wasm/avif-plan.ts: the service's quality raised",
-  'by 0, 5, 10 and 12 at speeds 6 to 9); the service uses speed 6 up to 4 MP of output, 7 up to 8, 8 up to 16 and 9 above.',
+  'by 0, 5, 10 and 12 at speeds 6 to 9); the service uses speed 6 up to 4 MP of output, 7 up to 16 and 9 above.',
   'avifenc gets the same speed, quantiser and 4:4:4 but is libaom 3.6 with its default tune (no tune=iq, which 3.12 adds) and',
   'reads the JPEG with libjpeg-turbo; cwebp gets the engine\'s WebP quality. $ per 1,000 images: 1,000 x (CPU-ms x $0.02 per',
   'million + $0.30 per million requests), Workers Paid, the engine\'s CPU only.',

@@ -42,12 +42,13 @@ export const AVIF_YUV444 = true;
 
 /**
  * libaom's speed by output megapixels: slower speeds find smaller files for more CPU, which large images
- * cannot afford within a request's CPU budget.
+ * cannot afford within a request's CPU budget. Speed 8 is not used: it made the photos of 8 to 16 MP 0.93 to 0.95 of
+ * our WebP's bytes at equal SSIMULACRA2 (docs/benchmarks.md, "AVIF"), and speed 7 costs 1.5 s per megapixel of noise
+ * with libaom's SIMD (cpu-model.ts), 24 s at 16 MP, within a key's 45 s.
  */
 const SPEED_BY_MEGAPIXELS: ReadonlyArray<readonly [number, number]> = [
   [4, 6],
-  [8, 7],
-  [16, 8],
+  [16, 7],
   [Infinity, 9],
 ];
 
