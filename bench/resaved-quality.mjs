@@ -5,7 +5,8 @@
 // (BASELINE, e.g. 6bebd7b's mozjpeg, at eight service qualities, and the original file, which its never-larger
 // rule returned when re-encoding did not shrink it) and plain libjpeg-turbo's (`cjpeg -optimize -progressive` at
 // eight qualities). CPU time of both paths side by side. Points of the former engine and cjpeg are cached in
-// bench/.cache/resaved-scores.json (they do not change with this checkout).
+// bench/.cache/resaved-scores.json (they do not change with this checkout), and so are TODAY's (by revision) and
+// this checkout's (by its bundled code and module), so runs of parts side by side (PHOTOS) fill one final run.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,7 +89,7 @@ export async function resavedComparison({ engines, ssimulacra2, work, cache, cor
     for (const service of RESAVED_SERVICE) {
       const row = { ...photo, mp: (header.width * header.height) / 1e6, sourceBytes: input.length, service };
       for (const [label, side] of [['today', today], ['current', current]]) {
-        const key = label === 'today' && today.revision ? `today:${today.revision}:${id}:${service}` : undefined;
+        const key = label === 'today' ? today.revision && `today:${today.revision}:${id}:${service}` : `current:${current.codeSha256}:${id}:${service}`;
         const point = await cached(key, async () => {
           const result = await send(side, input, service);
           return { ...score(reference, result.bytes), notes: result.notes.join(' ') };

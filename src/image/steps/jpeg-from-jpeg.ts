@@ -15,7 +15,9 @@ const is420 = ({ sampling: s }: ImageHeader) =>
  * re-quantised with a multiple of its own step, adding no second rounding, and never with a finer step than the
  * input's (bytes spent on its artefacts). Measured on the development set (docs/benchmarks.md, "JPEG from JPEG"):
  * 0.92 of the unaligned bytes at equal SSIMULACRA2 (median, service 80); from 4:4:4 input only the luma could be
- * aligned, which was worse, so it is not.
+ * aligned, which was worse, so it is not. Grey input's table is aligned only where that keeps every step of the
+ * input (codecs/src/jpeg-encode.c, align_table): jpegli's luma table, which grey output gets, aligned in part
+ * measured worse than as it is.
  */
 export function onSourceGrid(header: ImageHeader, out: OutputSpec): OutputSpec {
   return asStored(header, out) && (header.grey || is420(header)) ? { ...out, alignSteps: true } : out;
