@@ -99,37 +99,62 @@ static void make_av1c(uint8_t config[4], const uint8_t *data, size_t size, int m
   config[3] = 0;
 }
 
-/* libaom has no progress callback; two of its functions that a build without threads calls for every 64x64
- * block are wrapped at link time instead (build.sh, --wrap), to report work as it goes, so the job hands the
- * event loop back inside a cell: the row-sync hook of its multi-threaded encoder, a no-op here, called after
- * each superblock it codes (encodeframe.c, encode_sb_row), and the list of a filter block's 8x8 blocks that
- * its CDEF search builds first for each block it searches (pickcdef.c; libaom's own filtering of the frame,
- * which builds it too, is skipped for a still picture). A cell's work is STEPS_PER_BLOCK steps per 64x64
- * block (cpu-model.ts): coding a block reports CODING_STEPS of them, searching it the rest, and what was not
- * reported when the cell is done (no CDEF search at speeds 7 to 9, blocks it skips) is reported then; a cell
- * never reports more. Superblocks are 64x64 with tune=iq (its Variance Boost) and at speed 9, else 128x128
- * (4 blocks, fewer at the cell's edges). */
-enum { STEPS_PER_BLOCK = 4, CODING_STEPS = 3 };
-static int coding_blocks_across; /* of the cell being coded */
-static long coding_steps_left;
+/* libaom has no progress callback; functions of it that a build without threads calls for every superblock or
+ * 64x64 block are wrapped at link time instead (build.sh, --wrap), to report work as it goes, so the job hands the
+ * event loop back inside a cell: the row-sync hook of its multi-threaded encoder, a no-op here, called after each
+ * superblock it codes (encodeframe.c, encode_sb_row); the list of a filter block's 8x8 blocks that its CDEF search
+ * builds first for each block it searches (pickcdef.c; libaom's own filtering of the frame, which builds it too, is
+ * skipped for a still picture); and the lookup of a superblock's coefficients that the bitstream writer makes for
+ * each superblock (bitstream.c, write_modes) while av1_pack_bitstream, wrapped too, writes the frame after them.
+ * A cell's work is STEPS_PER_BLOCK steps per 64x64 block (cpu-model.ts): writing a block reports WRITING_STEPS of
+ * them, searching it SEARCH_STEPS where CDEF is searched (speed 6: libaom picks CDEF from the quantiser at 7 to 9,
+ * and lossless alpha has none), coding it the rest. The three run at paces of their own (on photos, writing is 2 %
+ * of a cell's CPU at speed 6 and 11 to 27 % at 9, unreported it held the loop 20 to 50 ms a cell; CDEF's search 5 to
+ * 16 % at 6), so each is reported as a stage of its own that the watch paces apart (progress.h). What coding and
+ * searching did not report is reported when writing starts (blocks the search skips), and what writing did not
+ * when the cell is done; a cell never reports more. Superblocks are 64x64 with tune=iq (its Variance Boost) and at
+ * speed 9, else 128x128 (4 blocks, fewer at the cell's edges). */
+enum { STEPS_PER_BLOCK = 4, SEARCH_STEPS = 1, WRITING_STEPS = 1 };
+enum { CODING = 1, SEARCHING, WRITING };
+static int coding_blocks_across, coding_steps; /* of the cell being coded: its blocks across, coding's steps a block */
+static int superblock_side;                    /* in 64x64 blocks */
+static int writing;                            /* av1_pack_bitstream is running */
+static long steps_left[WRITING + 1];           /* by stage */
 
-static void report_steps(long steps) {
-  if (steps > coding_steps_left) steps = coding_steps_left;
-  coding_steps_left -= steps;
-  if (steps > 0) report_progress(PROGRESS_ENCODER_STEP, steps);
+static void report_steps(int stage, long steps) {
+  if (steps > steps_left[stage]) steps = steps_left[stage];
+  steps_left[stage] -= steps;
+  if (steps > 0) report_progress(PROGRESS_STAGE(PROGRESS_ENCODER_STEP, stage), steps);
 }
 
 void __wrap_av1_row_mt_sync_write_dummy(void *sync, int row, int column, int columns) {
   (void)sync, (void)row, (void)column;
-  long side = columns > 0 ? (coding_blocks_across + columns - 1) / columns : 1;
-  report_steps(side * side * CODING_STEPS);
+  superblock_side = columns > 0 ? (coding_blocks_across + columns - 1) / columns : 1;
+  report_steps(CODING, (long)superblock_side * superblock_side * coding_steps);
 }
 
 struct CommonModeInfoParams;
 int __real_av1_cdef_compute_sb_list(const struct CommonModeInfoParams *params, int mi_row, int mi_col, void *list, unsigned char size);
 int __wrap_av1_cdef_compute_sb_list(const struct CommonModeInfoParams *params, int mi_row, int mi_col, void *list, unsigned char size) {
-  report_steps(STEPS_PER_BLOCK - CODING_STEPS);
+  report_steps(SEARCHING, SEARCH_STEPS);
   return __real_av1_cdef_compute_sb_list(params, mi_row, mi_col, list, size);
+}
+
+struct AV1_COMP;
+int __real_av1_pack_bitstream(struct AV1_COMP *cpi, uint8_t *dst, size_t dst_size, size_t *size, int *largest_tile_id);
+int __wrap_av1_pack_bitstream(struct AV1_COMP *cpi, uint8_t *dst, size_t dst_size, size_t *size, int *largest_tile_id) {
+  report_steps(CODING, steps_left[CODING]);
+  report_steps(SEARCHING, steps_left[SEARCHING]);
+  writing = 1;
+  int status = __real_av1_pack_bitstream(cpi, dst, dst_size, size, largest_tile_id);
+  writing = 0;
+  return status;
+}
+
+struct CB_COEFF_BUFFER *__real_av1_get_cb_coeff_buffer(const struct AV1_COMP *cpi, int mi_row, int mi_col);
+struct CB_COEFF_BUFFER *__wrap_av1_get_cb_coeff_buffer(const struct AV1_COMP *cpi, int mi_row, int mi_col) {
+  if (writing) report_steps(WRITING, (long)superblock_side * superblock_side * WRITING_STEPS);
+  return __real_av1_get_cb_coeff_buffer(cpi, mi_row, mi_col);
 }
 
 /* Encodes one cell and writes its AV1 data (without the temporal delimiter, which AVIF items leave
@@ -137,9 +162,14 @@ int __wrap_av1_cdef_compute_sb_list(const struct CommonModeInfoParams *params, i
 static void encode_cell(avif_encoder *e, aom_codec_ctx_t *ctx, aom_image_t *img, int alpha, uint32_t *offset, uint32_t *size,
                         uint8_t **copy) {
   coding_blocks_across = (e->cell_w + 63) / 64;
-  coding_steps_left = (long)coding_blocks_across * ((e->cell_h + 63) / 64) * STEPS_PER_BLOCK;
+  long blocks = (long)coding_blocks_across * ((e->cell_h + 63) / 64);
+  int search_steps = !alpha && e->options->avif_speed <= 6 ? SEARCH_STEPS : 0;
+  coding_steps = STEPS_PER_BLOCK - search_steps - WRITING_STEPS;
+  steps_left[CODING] = blocks * coding_steps;
+  steps_left[SEARCHING] = blocks * search_steps;
+  steps_left[WRITING] = blocks * WRITING_STEPS;
   check(aom_codec_encode(ctx, img, e->frames++, 1, 0));
-  report_steps(coding_steps_left);
+  for (int stage = CODING; stage <= WRITING; stage++) report_steps(stage, steps_left[stage]);
   aom_codec_iter_t iter = NULL;
   const aom_codec_cx_pkt_t *pkt;
   *offset = e->written;

@@ -16,6 +16,11 @@ enum progress_kind {
   PROGRESS_ENCODER_PERCENT = 8 /* percent of libwebp's encoding of the picture */
 };
 
+/* A stage of one kind of work that runs at a pace of its own (libaom's coding, CDEF search and bitstream writing):
+ * counted as its kind, paced apart (src/image/wasm/job-watch.ts). Stages are 1 to 127. */
+#define PROGRESS_STAGE_SHIFT 8
+#define PROGRESS_STAGE(kind, stage) ((kind) | (stage) << PROGRESS_STAGE_SHIFT)
+
 void report_progress(int kind, long units);
 
 #endif

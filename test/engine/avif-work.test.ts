@@ -6,8 +6,8 @@ import { freshEngine } from './helpers';
 import { pixelPng } from '../helpers/png';
 
 /**
- * libaom codes a frame in one call and reports nothing meanwhile: the engine counts its work through two of its
- * functions called for every 64x64 block (codecs/src/avif-encode.c), as the CPU model predicts it, so the job
+ * libaom codes a frame in one call and reports nothing meanwhile: the engine counts its work through functions of
+ * it called for every superblock or 64x64 block (codecs/src/avif-encode.c), as the CPU model predicts it, so the job
  * watch stops an AVIF job that runs far past its prediction and hands the event loop back inside a cell.
  */
 describe('AVIF work counted as libaom codes', () => {

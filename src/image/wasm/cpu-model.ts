@@ -152,7 +152,7 @@ function encoderRowPasses(out: OutputSpec): number {
 /** codecs/src/webp-encode.c: a macroblock after libwebp's analysis pass counts this many steps. */
 const WEBP_ENCODE_STEPS = 4;
 
-/** codecs/src/avif-encode.c: libaom reports a cell's 64x64 blocks as it codes them (3 steps each) and as its CDEF search visits them (1). */
+/** codecs/src/avif-encode.c: libaom reports a cell's 64x64 blocks as it codes them (2 or 3 steps each), as its CDEF search visits them (1, at speed 6) and as it writes them (1). */
 const AVIF_STEPS_PER_BLOCK = 4;
 
 /** jpegli's progressive script (progressive level 2): a DC scan and four AC scans of each component. */

@@ -1,4 +1,4 @@
-import { FAIL_CPU, FAIL_UNSUPPORTED, PROGRESS_SCAN_START } from './abi';
+import { FAIL_CPU, FAIL_UNSUPPORTED, PROGRESS_KIND_MASK, PROGRESS_SCAN_START } from './abi';
 import type { JobWork } from './cpu-model';
 import { EngineFailure } from './host-io';
 
@@ -6,22 +6,31 @@ import { EngineFailure } from './host-io';
  * How often a job hands the event loop back: about every HOLD_TARGET_MS of its running time, so that no
  * request waits much more behind it (decisions.md: at least every 50 ms), while each hand-back (a timer,
  * about 1.3 ms in workerd) costs the job under 5 %. The work between two hand-backs is counted in model
- * milliseconds, which run 1 to 15 times real ones depending on the path and the phase (the model is
- * measured on the slowest content, with margins), so the watch learns the ratio from the clock: at each
- * resume it takes the time since the last one over the work counted in between, and keeps the largest
- * ratio seen, decaying slowly (one slow turn of other requests does not shrink every later slice). The
- * first slice assumes real time is model time. A job's phases do not run at one pace, though: a
- * progressive JPEG's DC scans against its refinement scans, zlib's fast trials against its level-9 write
- * (up to 6 times, measured): decayed through a fast phase, the ratio would let the next slower one hold
- * the loop 90 to 110 ms. So it never falls below SUSTAINED_SHARE of the sustained ratio: the largest this
- * job has kept over two hand-backs in a row (one slow turn of other requests is not a phase), starting
- * from the model's own 1, and halving every SUSTAINED_HALF_LIFE_MS (a phase seen half a second ago still
- * counts; a burst of other requests does not shrink every later slice). A phase as slow as one seen
- * lately, or as the model, then holds the loop at most about HOLD_TARGET_MS / SUSTAINED_SHARE. A hand-back
- * costs about 0.07 ms of CPU (a timer's turn in workerd), so even slices of 2 ms at a job's start cost
- * little. `npm run bench` measures the longest hold on each path (docs/benchmarks.md).
+ * milliseconds, which run 1 to 15 times real ones depending on the path, the content and the phase (the
+ * model is measured on the slowest content, with margins), so the watch learns the ratio from the clock,
+ * for each kind of work apart, and each stage of a kind that runs at a pace of its own (progress.h): a job
+ * alternates phases at different paces (a 24 MP photo to AVIF decodes a stripe of rows at 0.26 real ms a
+ * counted one, then codes its cells at 0.1 to 0.18; libaom codes a cell's blocks, then searches its filters
+ * and writes its bitstream up to 20 times as fast), and a ratio learned in one phase let the next hold the
+ * loop 45 to 56 ms. At each resume it takes the time since the last one over the time it expected, and
+ * scales the ratio of every kind counted in between by that; each kind keeps the largest ratio seen,
+ * decaying slowly, by as much as it made of the slice (one slow turn of other requests does not shrink every
+ * later slice, and a kind's tail in a slice of a faster one hardly shrinks it). The first slice of a kind
+ * assumes real time is model time. One kind's phases do not run at one pace either, though: a progressive
+ * JPEG's DC scans against its refinement scans, zlib's fast trials against its level-9 write (up to 6 times,
+ * measured): decayed through a fast phase, the ratio would let the next slower one hold the loop 90 to 110
+ * ms. So it never falls below SUSTAINED_SHARE of the sustained ratio: the largest the kind has kept over
+ * two hand-backs in a row (one slow turn of other requests is not a phase), starting from the model's own
+ * 1, and halving every SUSTAINED_HALF_LIFE_MS (a phase seen half a second ago still counts; a burst of
+ * other requests does not shrink every later slice). A phase as slow as one seen lately, or as the model,
+ * then holds the loop at most about HOLD_TARGET_MS / SUSTAINED_SHARE (33 ms); the rest of the way to 50 ms is
+ * for content that slows a stage from one part of an image to the next (libaom's superblocks take up to 2
+ * times as long from one part of a photo to another: at a target of 30 ms they held the loop 47 to 56 ms).
+ * A hand-back costs about 0.07 ms of CPU (a timer's turn in workerd), so even slices of 2 ms at a job's
+ * start cost little. `npm run bench`
+ * measures the longest hold on each path (docs/benchmarks.md).
  */
-export const HOLD_TARGET_MS = 30;
+export const HOLD_TARGET_MS = 25;
 const RATIO_DECAY = 0.8;
 const SUSTAINED_SHARE = 0.75;
 const SUSTAINED_HALF_LIFE_MS = 500;
@@ -58,14 +67,16 @@ export class JobWatch {
   longestSliceMs = 0;
   /** Units reported, by kind (abi.ts PROGRESS_*). */
   readonly units: Record<number, number> = {};
+  /** At each hand-back, the kind (or stage of a kind) whose report found the event loop due. */
+  readonly handBacks: number[] = [];
   private sinceYieldMs = 0;
-  /** Real milliseconds per counted one, the largest seen (decaying), and the work of the slice that just ended. */
-  private ratio = 1;
-  private lastSliceMs = 0;
-  /** The ratio of the last turn, and the sustained one (decaying) with the time it was last updated. */
-  private lastTurnRatio = 0;
-  private sustainedRatio = 1;
-  private sustainedAtMs: number;
+  /** The real milliseconds the slice being counted is expected to take, and the kinds (or stages) counted in it. */
+  private expectedMs = 0;
+  private paced = new Map<number, number>();
+  /** The same of the slice that just ended. */
+  private lastExpectedMs = 0;
+  private lastPaced = new Map<number, number>();
+  private readonly paces = new Map<number, Pace>();
   private readonly startedMs: number;
   private resumedAtMs: number;
   private readonly stopAtMs: number;
@@ -77,12 +88,12 @@ export class JobWatch {
   ) {
     this.startedMs = clock();
     this.resumedAtMs = this.startedMs;
-    this.sustainedAtMs = this.startedMs;
     this.stopAtMs = FAR_PAST_FACTOR * work.ms + FAR_PAST_SLACK_MS;
   }
 
-  /** The `progress` import: counts `units` of `kind`; 1 when the event loop is due back. */
-  progress(kind: number, units: number): number {
+  /** The `progress` import: counts `units` of `reported` (a kind, or a stage of one); 1 when the event loop is due back. */
+  progress(reported: number, units: number): number {
+    const kind = reported & PROGRESS_KIND_MASK;
     if (kind === PROGRESS_SCAN_START) {
       if (units > this.limits.scans) {
         throw new EngineFailure(FAIL_UNSUPPORTED, `the decoder met scan ${units}, past the ${this.limits.scans} its header has`);
@@ -93,21 +104,30 @@ export class JobWatch {
     const ms = units * (this.work.msPerUnit[kind] ?? 0);
     if (!this.work.timingOnly?.includes(kind)) this.workMs += ms;
     this.sinceYieldMs += ms;
+    if (ms > 0) {
+      const expected = ms * this.pace(reported).ratio;
+      this.paced.set(reported, (this.paced.get(reported) ?? 0) + expected);
+      this.expectedMs += expected;
+    }
     if (this.workMs > this.stopAtMs) {
       throw new EngineFailure(
         FAIL_CPU,
         `it was stopped after more than ${FAR_PAST_FACTOR} times the work its header promised (about ${seconds(this.work.ms)} s of CPU)`,
       );
     }
-    if (this.sinceYieldMs < Math.min(SLICE_RANGE_MS[1], Math.max(SLICE_RANGE_MS[0], HOLD_TARGET_MS / this.ratio))) return 0;
+    if (this.sinceYieldMs < SLICE_RANGE_MS[0] || (this.expectedMs < HOLD_TARGET_MS && this.sinceYieldMs < SLICE_RANGE_MS[1])) return 0;
     this.longestSliceMs = Math.max(this.longestSliceMs, this.sinceYieldMs);
-    this.lastSliceMs = this.sinceYieldMs;
+    [this.lastPaced, this.paced] = [this.paced, this.lastPaced];
+    this.paced.clear();
+    this.lastExpectedMs = this.expectedMs;
+    this.expectedMs = 0;
     this.sinceYieldMs = 0;
     // Where the clock stands still while code runs (Workers), this is the time of the last resume.
     const elapsedMs = this.clock() - this.startedMs;
     if (elapsedMs > this.limits.budgetMs) {
       throw new EngineFailure(FAIL_CPU, `it was stopped after ${seconds(elapsedMs)} s, past the ${seconds(this.limits.budgetMs)} s of CPU allowed here`);
     }
+    this.handBacks.push(reported);
     return 1;
   }
 
@@ -116,19 +136,40 @@ export class JobWatch {
     const now = this.clock();
     const tookMs = now - this.resumedAtMs;
     this.resumedAtMs = now;
-    if (tookMs <= 0 || this.lastSliceMs <= 0) return;
-    const turnRatio = tookMs / this.lastSliceMs;
-    const decayed = this.sustainedRatio * 0.5 ** ((now - this.sustainedAtMs) / SUSTAINED_HALF_LIFE_MS);
-    this.sustainedRatio = Math.max(decayed, Math.min(turnRatio, this.lastTurnRatio));
-    this.sustainedAtMs = now;
-    this.lastTurnRatio = turnRatio;
-    this.ratio = Math.max(turnRatio, this.ratio * RATIO_DECAY, SUSTAINED_SHARE * this.sustainedRatio);
+    if (tookMs <= 0 || this.lastExpectedMs <= 0) return;
+    // Which kind of the slice took longer or shorter than expected the clock cannot tell: every kind in it is scaled.
+    const correction = tookMs / this.lastExpectedMs;
+    for (const [kind, expectedMs] of this.lastPaced) {
+      const pace = this.pace(kind);
+      const turnRatio = pace.ratio * correction;
+      const decayed = pace.sustainedRatio * 0.5 ** ((now - pace.sustainedAtMs) / SUSTAINED_HALF_LIFE_MS);
+      pace.sustainedRatio = Math.max(decayed, Math.min(turnRatio, pace.lastTurnRatio));
+      pace.sustainedAtMs = now;
+      pace.lastTurnRatio = turnRatio;
+      pace.ratio = Math.max(turnRatio, pace.ratio * RATIO_DECAY ** (expectedMs / this.lastExpectedMs), SUSTAINED_SHARE * pace.sustainedRatio);
+    }
+  }
+
+  private pace(kind: number): Pace {
+    let pace = this.paces.get(kind);
+    if (!pace) this.paces.set(kind, (pace = { ratio: 1, lastTurnRatio: 0, sustainedRatio: 1, sustainedAtMs: this.resumedAtMs }));
+    return pace;
   }
 
   /** After the job: the last slice counts too. */
   finish(): void {
     this.longestSliceMs = Math.max(this.longestSliceMs, this.sinceYieldMs);
   }
+}
+
+/** What the watch has learned of one kind of work's pace, in real milliseconds per counted one. */
+interface Pace {
+  /** The largest seen, decaying. */
+  ratio: number;
+  /** That of the last turn, and the sustained one (decaying) with the time it was last updated. */
+  lastTurnRatio: number;
+  sustainedRatio: number;
+  sustainedAtMs: number;
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);

@@ -72,6 +72,8 @@ export interface JobReport {
   yields: number;
   /** Units of work the stages reported, by kind (abi.ts PROGRESS_*). */
   units: Record<number, number>;
+  /** At each hand-back of the event loop, the kind (or stage of a kind: progress.h) whose report found it due. */
+  handBacks: readonly number[];
 }
 
 export interface WasmEngineOptions {
@@ -126,7 +128,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
   const memory = new EngineMemory(options.budgetBytes);
   const io = new HostIo(memory, options.yieldToEventLoop ?? nextTurn);
   let live: { exports: EngineExports; transcode: (...args: Parameters<EngineExports['transcode']>) => Promise<void> } | undefined;
-  let last: JobReport = { wasmBytes: 0, outputBufferBytes: 0, inputPasses: 0, predictedMs: 0, workMs: 0, longestSliceMs: 0, yields: 0, units: {} };
+  let last: JobReport = { wasmBytes: 0, outputBufferBytes: 0, inputPasses: 0, predictedMs: 0, workMs: 0, longestSliceMs: 0, yields: 0, units: {}, handBacks: [] };
   let started = 0;
   let watching: JobWatch | undefined;
   // A job may wait, suspended, for its turn of the event loop: the next one starts after it ends.
@@ -162,7 +164,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     const watch = new JobWatch({ ...work, ms: work.ms * scale }, { budgetMs: cpuBudgetMs, scans: header.scans }, clock);
     const report = () => {
       watch.finish();
-      last = { ...last, predictedMs: work.ms, workMs: watch.workMs, longestSliceMs: watch.longestSliceMs, yields: io.yields, units: watch.units };
+      last = { ...last, predictedMs: work.ms, workMs: watch.workMs, longestSliceMs: watch.longestSliceMs, yields: io.yields, units: watch.units, handBacks: watch.handBacks };
     };
     watching = watch;
     io.start(input, plannedOutputBytes(header, out, chosen), watch, profile);
