@@ -54,6 +54,8 @@ export async function resavedComparison({ engines, ssimulacra2, work, cache, cor
   /** `make()`'s point, kept under `key` across runs (none: made every time). */
   async function cached(key, make) {
     if (!key) return make();
+    // A run beside this one may have made it meanwhile.
+    if (!stored[key]) Object.assign(stored, storedNow());
     if (!stored[key]) {
       stored[key] = await make();
       // Written whole under another name, then renamed: a run beside this one never reads half a file.
