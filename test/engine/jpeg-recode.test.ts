@@ -158,6 +158,19 @@ describe('JPEG from JPEG: the image path', () => {
     expect(quantTables((await send(from444, 80)).bytes)).toEqual(await plain(from444, 80));
   });
 
+  it('re-codes a grey JPEG whose steps are on the whole no finer than those of its re-encoding, even where that is smaller', async () => {
+    // A grey photo saved at 75 went out re-encoded at service 85, 0.97 of the re-coding's bytes, with a second
+    // generation of loss: larger than cjpeg's file at equal butteraugli (issue 24's development set, grey-bryce-q75).
+    // grey.jpg, saved at 90: at service 93 its steps are on the whole a little coarser than the re-encode's (5 of 64
+    // the same), and the re-encode would be 4571 B against the re-coding's 5252.
+    const input = await fixture('engine/grey.jpg');
+    const result = await send(input, 93);
+    expect(result.notes).toEqual(['lossless-recoded']);
+    expect(await pixels(result.bytes)).toEqual(await pixels(input));
+    // At 92 its steps are on the whole finer than the re-encode's: re-encoded as before.
+    expect((await send(input, 92)).notes).toEqual([]);
+  });
+
   it('where the grid kept every step of the input, prefers its lossless re-coding when that is no larger', async () => {
     const input = await fixture('engine/testorig.jpg');
     const header = readHeader(input);
