@@ -2,6 +2,7 @@
 // current one is this checkout's; a baseline is another git revision's (or another checkout's) own
 // src/ and codecs/dist, so two engines whose glue differs can run side by side in one process.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { importSources } from './import-sources.mjs';
@@ -29,7 +30,9 @@ export async function loadEngine(root, cache, from = root, name = 'engine') {
   );
   const wasmBytes = readFileSync(join(from, 'codecs/dist/engine.wasm'));
   const sha256 = JSON.parse(readFileSync(join(from, 'codecs/dist/manifest.json'), 'utf8')).sha256;
-  return { createWasmEngine, readHeader, planEncoder, encoderQuality, compressImage, wasmBytes, sha256, from };
+  // The bundled TypeScript and the module together: what decides an output, so a point made by them can be kept.
+  const codeSha256 = createHash('sha256').update(readFileSync(join(cache, `${name}.mjs`))).update(wasmBytes).digest('hex');
+  return { createWasmEngine, readHeader, planEncoder, encoderQuality, compressImage, wasmBytes, sha256, codeSha256, from };
 }
 
 const git = (root, ...args) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();

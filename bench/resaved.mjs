@@ -3,7 +3,9 @@
 // qualities 70 to 95, 4:2:0, 4:4:4 and grey, baseline and progressive, some downscaled, some saved twice, and
 // the two classes a re-encoder loses on: grainy dark photos (low light) and smooth gradients. Three JPEGs of
 // libjxl's test set in the corpus go in as they are. The set is split by master photo: decisions are tuned on
-// the tuning part; the held-out part (other masters) is only looked at to check them.
+// the tuning part; the held-out part (other masters) is only looked at to check them. The confirm part (masters
+// neither part uses) was added after the held-out part had been seen while tuning: it is run once a change is
+// made, to confirm it, and never while tuning (`node bench/quality.mjs confirm`).
 import { execFileSync, execSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +13,9 @@ import { join } from 'node:path';
 const BRYCE = 'dwebp -quiet $C/webp/bryce.webp -ppm -o -';
 const crop = (left, top, width, height) => `pamcut -left ${left} -top ${top} -width ${width} -height ${height}`;
 const djpeg = (file) => `djpeg $C/${file}`;
+const LANDSCAPE = djpeg('jpeg/exif-Landscape_1.jpg');
+const KONQUI = 'pngtopnm $C/graphics/plasma-FlyingKonqui-2560x1600.png';
+const SYMBOLIC = 'dwebp -quiet $C/webp/gnome-symbolic-l.webp -ppm -o -';
 
 /**
  * name -> how it is made: `from` a shell pipeline from the corpus ($C) writing a PPM (or PGM) to stdout, or
@@ -46,9 +51,23 @@ const SET = {
   'flower-im_q85_444.jpg': { copy: 'jpeg/flower-im_q85_444.jpg', part: 'held-out' },
   'flower-im_q85_gray.jpg': { copy: 'jpeg/flower-im_q85_gray.jpg', part: 'held-out' },
   'flower-im_q85_420_progr.jpg': { copy: 'jpeg/flower-im_q85_420_progr.jpg', part: 'held-out' },
+
+  'konqui-q90-444.jpg': { from: KONQUI, saves: ['-quality 90 -sample 1x1'], part: 'confirm' },
+  'smooth-pastel-landscape-q90-444.jpg': { from: LANDSCAPE, filter: 'pastelSmooth', saves: ['-quality 90 -sample 1x1'], part: 'confirm' },
+  'symbolic-2400-q90-444-prog.jpg': { from: `${SYMBOLIC} | ${crop(800, 1200, 2400, 1600)}`, saves: ['-quality 90 -sample 1x1 -progressive'], part: 'confirm' },
+  'dark-grain-landscape-q90-444.jpg': { from: LANDSCAPE, filter: 'darkGrain', saves: ['-quality 90 -sample 1x1'], part: 'confirm' },
+  'dark-grain-konqui-1920-q85.jpg': { from: `${KONQUI} | pamscale -width 1920`, filter: 'darkGrain', saves: ['-quality 85'], part: 'confirm' },
+  'grey-landscape-q88.jpg': { from: `${LANDSCAPE} | ppmtopgm`, saves: ['-quality 88'], part: 'confirm' },
+  'grey-camera-q90-prog.jpg': { from: 'pngtopnm $C/graphics/skimage-camera.png', saves: ['-quality 90 -progressive'], part: 'confirm' },
+  'landscape-q93.jpg': { from: LANDSCAPE, saves: ['-quality 93'], part: 'confirm' },
+  'landscape-1280-twice-q95-q82.jpg': { from: `${LANDSCAPE} | pamscale -width 1280`, saves: ['-quality 95', '-quality 82'], part: 'confirm' },
+  'konqui-1920-twice-q90-q78-prog.jpg': { from: `${KONQUI} | pamscale -width 1920`, saves: ['-quality 90', '-quality 78 -progressive'], part: 'confirm' },
+  'symbolic-2048-q85.jpg': { from: `${SYMBOLIC} | pamscale -width 2048`, saves: ['-quality 85'], part: 'confirm' },
+  'extreme-q80.jpg': { from: 'dwebp -quiet $C/webp/lossy_extreme_probabilities.webp -ppm -o -', saves: ['-quality 80'], part: 'confirm' },
 };
 
-export const RESAVED_PARTS = ['tuning', 'held-out'];
+/** The development set's parts; without a part named, the development set is the first two (confirm is run alone). */
+export const RESAVED_PARTS = ['tuning', 'held-out', 'confirm'];
 
 /** A binary PPM (P6) or PGM (P5) with maxval 255: its samples and what to write them back with. */
 function readPnm(bytes) {
@@ -134,14 +153,14 @@ const FILTERS = {
 
 /**
  * The development set's JPEGs, made once from the corpus into `cache`/resaved: [{ name, file, part }] in a fixed
- * order, tuning part first. `part` ('tuning' or 'held-out') narrows it.
+ * order, tuning part first. `part` ('tuning', 'held-out' or 'confirm') names one; without it, tuning and held-out.
  */
 export function resavedPhotos(cache, corpus, part) {
   const dir = join(cache, 'resaved');
   mkdirSync(dir, { recursive: true });
   const photos = [];
   for (const [name, recipe] of Object.entries(SET)) {
-    if (part && recipe.part !== part) continue;
+    if (part ? recipe.part !== part : recipe.part === 'confirm') continue;
     const file = join(dir, name);
     if (!existsSync(file)) make(recipe, corpus, file);
     photos.push({ name, file, part: recipe.part });

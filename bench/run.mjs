@@ -213,12 +213,6 @@ if (!process.argv[2] || process.argv[2] === 'avif') {
   const kite = join(corpus, 'photos/plasma-Kite-2560x1600.jpg');
   const photos = [['plasma-Kite-2560x1600.jpg', kite], ['skimage-hubble_deep_field.jpg', join(corpus, 'photos/skimage-hubble_deep_field.jpg')]];
   const cost = await avifCostTable({ ...current, module }, photos, work, cache);
-  // Holds of the AVIF paths (issue 19's 50 ms): the "before" columns are the same engine's whole job, as if it never handed back.
-  const holds = await yieldTable(root, { ...current, from: root }, { ...current, from: root }, [
-    ['JPEG -> AVIF q80 (4 MP photo, speed 6, cells of 1024)', kite, 'avif', 80],
-    ['24 MP RGBA PNG -> AVIF q80, maxWidth 4000 (3.1 MP, speed 6, lossless alpha)', images.png24alpha, 'avif', 80, 4000],
-    ['24 MP JPEG -> AVIF q80 (speed 9, cells of 512)', images.jpeg24, 'avif', 80],
-  ]);
   writeDocSection('cpu-avif', 'bench', [
     '## Engine: AVIF CPU per megapixel by speed, beside avifenc and cwebp, and its longest holds (issue 22)',
     '',
@@ -228,14 +222,13 @@ if (!process.argv[2] || process.argv[2] === 'avif') {
     '',
     ...cost,
     '',
-    'Holds, in workerd as the yield section below measures them (both engines are this one: "before" is the whole job, which it held',
-    'before AVIF handed back inside a cell).',
-    '',
-    ...holds,
+    "AVIF's longest holds of the event loop are in the yield section (`npm run bench -- yield`).",
   ]);
 }
 if (process.argv[2] === 'avif') process.exit(0);
 
+// PREVIOUS (a revision or checkout, optional): an engine that hands back too, whose longest holds are measured beside.
+const previous = process.env.PREVIOUS ? await loadBaseline(root, cache, process.env.PREVIOUS, 'PREVIOUS') : undefined;
 const yields = await yieldTable(root, { ...current, from: root }, baseline, [
   ['JPEG -> JPEG q80 (4 MP photo)', join(corpus, 'photos/plasma-Kite-2560x1600.jpg'), 'jpeg', 80],
   ['JPEG -> WebP q80 (4 MP photo)', join(corpus, 'photos/plasma-Kite-2560x1600.jpg'), 'webp', 80],
@@ -246,11 +239,18 @@ const yields = await yieldTable(root, { ...current, from: root }, baseline, [
   ['24 MP progressive JPEG -> JPEG q80, maxWidth 2560', images.jpeg24progressive, 'jpeg', 80, 2560],
   ['24 MP JPEG -> WebP q80 (low_memory)', images.jpeg24, 'webp', 80],
   ['WebP -> WebP q80 (24 MP bryce.webp, low_memory)', join(corpus, 'webp/bryce.webp'), 'webp', 80],
-]);
+], 3, previous);
+// AVIF's paths: the baseline predates AVIF, so their "before" columns are this engine's whole job, as if it never handed back.
+const kite = join(corpus, 'photos/plasma-Kite-2560x1600.jpg');
+const avifYields = await yieldTable(root, { ...current, from: root }, { ...current, from: root }, [
+  ['JPEG -> AVIF q80 (4 MP photo, speed 6, cells of 1024)', kite, 'avif', 80],
+  ['24 MP RGBA PNG -> AVIF q80, maxWidth 4000 (3.1 MP, speed 6, lossless alpha)', images.png24alpha, 'avif', 80, 4000],
+  ['24 MP JPEG -> AVIF q80 (speed 9, cells of 512)', images.jpeg24, 'avif', 80],
+], 3, previous);
 writeDocSection('yield', 'bench', [
   '## Engine: what handing the event loop back costs, and the longest hold per path (issue 19)',
   '',
-  `\`${process.argv[2] === 'yield' ? 'npm run bench -- yield' : 'npm run bench'}\`${process.env.BASELINE ? ` with BASELINE=${process.env.BASELINE}` : ''} on ${started}, in workerd (Miniflare, JSPI;`,
+  `\`${process.argv[2] === 'yield' ? 'npm run bench -- yield' : 'npm run bench'}\`${process.env.BASELINE ? ` with BASELINE=${process.env.BASELINE}` : ''}${process.env.PREVIOUS ? ` PREVIOUS=${process.env.PREVIOUS}` : ''} on ${started}, in workerd (Miniflare, JSPI;`,
   `baseline ${baseline.label}), on a machine shared with other work (load average ${load}): ratios from this one run.`,
   "CPU-ms: the workerd process's CPU time around one job, from /proc/<pid>/task/*/schedstat (medians of alternating runs after a",
   "warm-up job each, 3 or more so that each engine spends at least 3 s; the request's parsing included). The baseline holds the event",
@@ -263,8 +263,14 @@ writeDocSection('yield', 'bench', [
   'costs about 0.7 ms more, so these err long by that): holds no other process lengthens. Wall ms: from a',
   "resume to the next hand-back of the current engine (local workerd's clock moves while code runs; in production it moves only",
   'across I/O, which is why the engine counts work to decide when to hand back), lengthened here by the load.',
+  ...(previous ? ['', `PREVIOUS: ${previous.label}, paced by CPU time as "paced by CPU time" is: its hand-backs and longest hold.`] : []),
   '',
   ...yields,
+  '',
+  'AVIF (the baseline has none: "before" is this engine\'s whole job, which it held before AVIF handed back inside a cell; its',
+  '"baseline" engine is this one, handing back too, so current / baseline is not a cost here: the table above has it):',
+  '',
+  ...avifYields,
 ]);
 if (process.argv[2] === 'yield') process.exit(0);
 

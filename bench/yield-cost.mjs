@@ -3,7 +3,8 @@
 // runs on this checkout's engine as the service runs it (a timer at each hand-back), on the same engine
 // handing back through a probe that reads workerd's CPU time, and on a BASELINE engine (bench/engine.mjs:
 // a git revision, by default the merge base with main) given this checkout's encoder plan, which does the
-// same codec work and holds the loop for the whole job. CPU time is the workerd process's, from
+// same codec work and holds the loop for the whole job; and, given a PREVIOUS engine (another revision that hands
+// back), on that one paced by CPU time too, for its longest holds beside this one's. CPU time is the workerd process's, from
 // /proc/<pid>/task/*/schedstat (nanoseconds; a loaded machine moves it far less than wall time): the cost
 // of yielding is current / baseline CPU, and a hold in CPU time is the CPU between two probes, which no
 // other process on the machine lengthens. Medians of alternating runs after a warm-up job each. Called by
@@ -16,16 +17,18 @@ import { build } from 'esbuild';
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare';
 
 /**
- * The worker: POST /run?engine=current|probed|baseline&format=&quality=&width= with the image as the body;
+ * The worker: POST /run?engine=current|probed|baseline|previous&format=&quality=&width= with the image as the body;
  * GET /calibrate probes 21 times with no work between. The probe (env.PROBE, the bench's own HTTP server)
- * answers with workerd's CPU ms, which the probed engine's watch reads as its clock: it learns how fast
- * work runs from CPU time, as it would on an idle machine with no other requests.
+ * answers with workerd's CPU ms, which the probed engines' watches read as their clock: they learn how fast
+ * work runs from CPU time, as they would on an idle machine with no other requests.
  */
 const WORKER = `
 import * as current from './current.mjs';
 import * as baseline from './baseline.mjs';
+import * as previous from './previous.mjs';
 import currentWasm from './current.wasm';
 import baselineWasm from './baseline.wasm';
+import previousWasm from './previous.wasm';
 
 let probeUrl;
 let cpuMs = 0;
@@ -37,6 +40,7 @@ const engines = {
   baseline: baseline.createWasmEngine(baselineWasm, { plan: current.planEncoder }),
   current: current.createWasmEngine(currentWasm, { clock }),
   probed: current.createWasmEngine(currentWasm, { clock: () => cpuMs, yieldToEventLoop: probe }),
+  previous: previous.createWasmEngine(previousWasm, { clock: () => cpuMs, yieldToEventLoop: probe }),
 };
 // The bench measures; the service's budget would stop a job that a loaded machine slows past it.
 const limits = { cpuBudgetMs: 1e9 };
@@ -50,7 +54,7 @@ export default {
       return new Response('ok');
     }
     const name = url.searchParams.get('engine');
-    const side = name === 'baseline' ? baseline : current;
+    const side = { baseline, previous }[name] ?? current;
     const input = new Uint8Array(await request.arrayBuffer());
     const header = side.readHeader(input);
     const format = url.searchParams.get('format');
@@ -58,12 +62,13 @@ export default {
     const height = Math.max(1, Math.round((header.height * width) / header.width));
     const quality = format === 'png' && url.searchParams.get('quality') === '100' ? 100 : side.encoderQuality(format, Number(url.searchParams.get('quality')));
     const engine = engines[name];
-    if (name === 'probed') await probe();
+    const probed = name === 'probed' || name === 'previous';
+    if (probed) await probe();
     stamps = [];
     const start = performance.now();
     await engine.transcode(input, header, { format, quality, width, height }, limits);
     const end = performance.now();
-    if (name === 'probed') await probe();
+    if (probed) await probe();
     const points = [start, ...stamps.slice(1), end];
     let longest = 0;
     for (let i = 1; i < points.length; i += 2) longest = Math.max(longest, points[i] - points[i - 1]);
@@ -142,9 +147,9 @@ const gaps = (readings) => readings.slice(1).map((r, i) => r - readings[i]);
  * the baseline and current engines (medians of `runs` or more), the cost of counting work and yielding (current /
  * baseline), the hand-backs of the current engine and of the one paced by CPU time (probed), and the longest
  * hold of the event loop, before (the baseline's whole job) and after, in CPU time (probed) and in wall
- * time (current, on this machine).
+ * time (current, on this machine); with a `previous` engine, its hand-backs and longest hold paced by CPU time.
  */
-export async function yieldTable(root, current, baseline, paths, runs = 3) {
+export async function yieldTable(root, current, baseline, paths, runs = 3, previous = undefined) {
   const nodeModules = join(root, 'node_modules');
   let pids = [];
   const probe = await startProbe(() => pids);
@@ -156,15 +161,29 @@ export async function yieldTable(root, current, baseline, paths, runs = 3) {
         { type: 'ESModule', path: 'worker.mjs', contents: WORKER },
         { type: 'ESModule', path: 'current.mjs', contents: await bundle(current.from, nodeModules) },
         { type: 'ESModule', path: 'baseline.mjs', contents: await bundle(baseline.from, nodeModules) },
+        { type: 'ESModule', path: 'previous.mjs', contents: await bundle((previous ?? current).from, nodeModules) },
         { type: 'CompiledWasm', path: 'current.wasm', contents: current.wasmBytes },
         { type: 'CompiledWasm', path: 'baseline.wasm', contents: baseline.wasmBytes },
+        { type: 'CompiledWasm', path: 'previous.wasm', contents: (previous ?? current).wasmBytes },
       ],
     }),
   );
-  const lines = [
-    '| path | MP | baseline CPU-ms | current CPU-ms | current / baseline CPU | hand-backs | hand-backs paced by CPU time | longest hold before, CPU-ms | longest hold after, CPU-ms | longest hold before, wall ms | longest hold after, wall ms |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+  const columns = [
+    'path',
+    'MP',
+    'baseline CPU-ms',
+    'current CPU-ms',
+    'current / baseline CPU',
+    'hand-backs',
+    'hand-backs paced by CPU time',
+    ...(previous ? ['PREVIOUS hand-backs paced by CPU time'] : []),
+    'longest hold before, CPU-ms',
+    ...(previous ? ['longest hold on PREVIOUS, CPU-ms'] : []),
+    'longest hold after, CPU-ms',
+    'longest hold before, wall ms',
+    'longest hold after, wall ms',
   ];
+  const lines = [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---|').join('')}`];
   try {
     await mf.ready;
     pids = workerdPids();
@@ -175,14 +194,14 @@ export async function yieldTable(root, current, baseline, paths, runs = 3) {
     console.log(`one probe: ${probeCostMs.toFixed(3)} CPU-ms of workerd`);
     for (const [label, file, format, quality, width] of paths) {
       const body = readFileSync(file);
-      const results = { baseline: [], current: [], probed: [] };
+      const results = { baseline: [], current: [], probed: [], ...(previous ? { previous: [] } : {}) };
       const run = async (name) => {
         probe.readings.length = 0;
         const before = cpuMs(pids);
         const response = await mf.dispatchFetch(`http://bench/run?engine=${name}&format=${format}&quality=${quality}&width=${width ?? ''}`, { method: 'POST', body });
         if (!response.ok) throw new Error(`${label} on ${name}: ${response.status} ${await response.text()}`);
         const result = { ...(await response.json()), cpu: cpuMs(pids) - before };
-        if (name === 'probed') result.longestHoldCpuMs = Math.max(...gaps(probe.readings)) - probeCostMs;
+        if (name === 'probed' || name === 'previous') result.longestHoldCpuMs = Math.max(...gaps(probe.readings)) - probeCostMs;
         return result;
       };
       // A warm-up job each: V8 compiles WASM lazily, and the first job pays. Short jobs run more times,
@@ -201,7 +220,9 @@ export async function yieldTable(root, current, baseline, paths, runs = 3) {
         (of('current', 'cpu') / of('baseline', 'cpu')).toFixed(3),
         of('current', 'yields'),
         of('probed', 'yields'),
+        ...(previous ? [of('previous', 'yields')] : []),
         of('baseline', 'cpu').toFixed(0),
+        ...(previous ? [of('previous', 'longestHoldCpuMs').toFixed(1)] : []),
         of('probed', 'longestHoldCpuMs').toFixed(1),
         of('baseline', 'longestHoldMs').toFixed(0),
         of('current', 'longestHoldMs').toFixed(0),

@@ -168,6 +168,9 @@ build_jpegli() {
     -isystem "$HERE/src/compat" -I"$j" -I"$j/lib/include" -I"$h" -I"$WORK/gen/jpeg" -I"$WORK/src/libjpeg-turbo-2.1.5" \
     -- "$HERE/src/jpeg-encode.c" "$HERE/src/jpeg-error.c"
   CC=clang++-14 compile cxx-glue "${CXXFLAGS[@]}" -Wall -Wextra -Werror -- "$HERE/src/cxx-alloc.cc"
+  # Our one setting jpegli's API does not reach (its internal dead zone, for grey images).
+  CC=clang++-14 compile jpegli-dead-zone "${CXXFLAGS[@]}" -Wall -Wextra -Werror -isystem "$HERE/src/compat" -I"$j" \
+    -I"$j/lib/include" -I"$h" -I"$WORK/gen/jpeg" -I"$WORK/src/libjpeg-turbo-2.1.5" -- "$HERE/src/jpegli-dead-zone.cc"
 }
 
 build_zlib() {

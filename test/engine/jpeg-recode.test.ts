@@ -136,21 +136,39 @@ describe('JPEG from JPEG: the image path', () => {
     expect(result.bytes).toEqual(stripMetadata(input, 'jpeg'));
   });
 
-  it('re-encodes 4:2:0 and grey JPEG with steps on the input’s grid: each a multiple of the input’s, never finer', async () => {
-    for (const name of ['testorig.jpg', 'grey.jpg']) {
-      const input = await fixture(`engine/${name}`);
-      for (const quality of [60, 80, 100]) {
-        const result = await send(input, quality);
-        const [before, after] = [quantTables(input), quantTables(result.bytes)];
-        expect(after.length, name).toBe(before.length);
-        after.forEach((table, t) => table.forEach((step, k) => expect(step % before[t]![k]!, `${name} q${quality} table ${t} step ${k}`).toBe(0)));
-      }
+  it('re-encodes 4:2:0 JPEG with steps on the input’s grid: each a multiple of the input’s, never finer; grey only where all are kept', async () => {
+    const input = await fixture('engine/testorig.jpg');
+    for (const quality of [60, 80, 100]) {
+      const result = await send(input, quality);
+      const [before, after] = [quantTables(input), quantTables(result.bytes)];
+      expect(after.length).toBe(before.length);
+      after.forEach((table, t) => table.forEach((step, k) => expect(step % before[t]![k]!, `q${quality} table ${t} step ${k}`).toBe(0)));
     }
+    /** jpegli's own steps for the input at a service quality, off the input's grid. */
+    const plain = async (input: Uint8Array, quality: number) => {
+      const header = readHeader(input);
+      return quantTables(await engine.transcode(input, header, { format: 'jpeg', quality: encoderQuality('jpeg', quality), width: header.width, height: header.height }));
+    };
+    // Grey: jpegli's luma table aligned in part measured worse than as it is (issue 24), so only the input's own steps.
+    const grey = await fixture('engine/grey.jpg');
+    expect(quantTables((await send(grey, 60)).bytes)).toEqual(await plain(grey, 60));
+    expect(quantTables((await send(grey, 100)).bytes)).toEqual(quantTables(grey));
     // From 4:4:4 the chroma blocks are not the input's, and aligning the luma alone was measured worse: jpegli's own steps.
     const from444 = await fixture('engine/444.jpg');
-    const header = readHeader(from444);
-    const plain = await engine.transcode(from444, header, { format: 'jpeg', quality: encoderQuality('jpeg', 80), width: header.width, height: header.height });
-    expect(quantTables((await send(from444, 80)).bytes)).toEqual(quantTables(plain));
+    expect(quantTables((await send(from444, 80)).bytes)).toEqual(await plain(from444, 80));
+  });
+
+  it('re-codes a grey JPEG whose steps are on the whole no finer than those of its re-encoding, even where that is smaller', async () => {
+    // A grey photo saved at 75 went out re-encoded at service 85, 0.97 of the re-coding's bytes, with a second
+    // generation of loss: larger than cjpeg's file at equal butteraugli (issue 24's development set, grey-bryce-q75).
+    // grey.jpg, saved at 90: at service 93 its steps are on the whole a little coarser than the re-encode's (5 of 64
+    // the same), and the re-encode would be 4571 B against the re-coding's 5252.
+    const input = await fixture('engine/grey.jpg');
+    const result = await send(input, 93);
+    expect(result.notes).toEqual(['lossless-recoded']);
+    expect(await pixels(result.bytes)).toEqual(await pixels(input));
+    // At 92 its steps are on the whole finer than the re-encode's: re-encoded as before.
+    expect((await send(input, 92)).notes).toEqual([]);
   });
 
   it('where the grid kept every step of the input, prefers its lossless re-coding when that is no larger', async () => {

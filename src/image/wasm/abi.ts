@@ -34,12 +34,14 @@ export const PROGRESS_FRAME_DECODED = 7;
 export const PROGRESS_ENCODER_PERCENT = 8;
 /** A kind's bits; above them, a stage of it that runs at a pace of its own (progress.h PROGRESS_STAGE): counted as the kind, paced apart. */
 export const PROGRESS_KIND_MASK = 0xff;
-export const PROGRESS_STAGE_SHIFT = 8;
-export const progressStage = (kind: number, stage: number) => kind | (stage << PROGRESS_STAGE_SHIFT);
-/** The stages of PROGRESS_ENCODER_STEP that AVIF's encoder reports (codecs/src/avif-encode.c). */
-export const AVIF_CODING = 1;
-export const AVIF_SEARCHING = 2;
-export const AVIF_WRITING = 3;
+const PROGRESS_STAGE_SHIFT = 8;
+const progressStage = (kind: number, stage: number) => kind | (stage << PROGRESS_STAGE_SHIFT);
+/** The stages of PROGRESS_ENCODER_STEP that AVIF's encoder reports (codecs/src/avif-encode.c), as reported. */
+export const AVIF_STEP_STAGES = {
+  coding: progressStage(PROGRESS_ENCODER_STEP, 1),
+  searching: progressStage(PROGRESS_ENCODER_STEP, 2),
+  writing: progressStage(PROGRESS_ENCODER_STEP, 3),
+} as const;
 
 export interface EngineExports {
   /** width x height is the output as displayed; inWidth x inHeight the stored size the header says. */
