@@ -27,8 +27,7 @@ import { EngineFailure } from './host-io';
  * for content that slows a stage from one part of an image to the next (libaom's superblocks take up to 2
  * times as long from one part of a photo to another: at a target of 30 ms they held the loop 47 to 56 ms).
  * A hand-back costs about 0.07 ms of CPU (a timer's turn in workerd), so even slices of 2 ms at a job's
- * start cost little. `npm run bench`
- * measures the longest hold on each path (docs/benchmarks.md).
+ * start cost little. `npm run bench` measures the longest hold on each path (docs/benchmarks.md).
  */
 export const HOLD_TARGET_MS = 25;
 const RATIO_DECAY = 0.8;
