@@ -72,6 +72,17 @@ describe('hostile and unsupported input', () => {
     }
   });
 
+  it('a JPEG whose quantisation table has a zero step (T.81 forbids it; libjpeg decodes it) is compressed, not a 5xx: it has no grid to re-encode on', async () => {
+    const input = await fixture('engine/testorig.jpg');
+    const dqt = input.findIndex((byte, at) => byte === 0xff && input[at + 1] === 0xdb);
+    const zeroed = input.slice();
+    zeroed[dqt + 5 + 10] = 0; // a luma AC step (after marker, length, Pq/Tq)
+    const { key } = await createKey('business');
+    const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', zeroed, { format: 'jpeg' }) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('X-Output-Format')).toBe('jpeg');
+  });
+
   it('the service keeps working after refusing them', async () => {
     const { key } = await createKey('business');
     const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', await fixture('engine/testorig.jpg')) });

@@ -9,6 +9,9 @@ function asStored(header: ImageHeader, out: OutputSpec): boolean {
 const is420 = ({ sampling: s }: ImageHeader) =>
   s.length === 3 && s[0]!.h === 2 && s[0]!.v === 2 && s.slice(1).every(({ h, v }) => h === 1 && v === 1);
 
+/** A table with a zero step has no grid (T.81 forbids the value; libjpeg decodes it, as every coefficient 0). */
+const onAGrid = ({ steps }: ImageHeader) => steps.every((table) => table.every((step) => step > 0));
+
 /**
  * A JPEG re-encoded as stored from 4:2:0 or grey JPEG (the layouts the encoder writes, so every block is the
  * input's) has its quantisation steps put on the input's grid (`alignSteps`): what the input quantised is
@@ -20,7 +23,7 @@ const is420 = ({ sampling: s }: ImageHeader) =>
  * measured worse than as it is.
  */
 export function onSourceGrid(header: ImageHeader, out: OutputSpec): OutputSpec {
-  return asStored(header, out) && (header.grey || is420(header)) ? { ...out, alignSteps: true } : out;
+  return asStored(header, out) && (header.grey || is420(header)) && onAGrid(header) ? { ...out, alignSteps: true } : out;
 }
 
 /**
