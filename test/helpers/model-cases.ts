@@ -135,20 +135,22 @@ export async function checkJob(engineUnderTest: WasmEngine, input: Uint8Array, o
  */
 export async function runModelCase(engineUnderTest: WasmEngine, n: number, maxPixels: number): Promise<'ok' | 'refused' | 'undecodable' | 'stopped'> {
   const c = modelCase(n, maxPixels);
-  let input: Uint8Array;
-  if ('png' in c.input) input = await c.input.png;
-  else if ('jpeg' in c.input) input = c.input.jpeg;
-  else if ('webp' in c.input) input = c.input.webp;
-  else {
-    const source = await c.input.webpFrom;
-    const header = readHeader(source);
-    input = await engineUnderTest.transcode(source, header, { format: 'webp', quality: c.input.quality, width: header.width, height: header.height });
-  }
-  const header = readHeader(input);
-  const out: OutputSpec = { format: c.out.format, quality: c.out.quality, orientation: c.out.orientation, ...caseSize(header.width, header.height, c.out) };
-  if (engineUnderTest.estimatePeakBytes(header, out) > ENGINE_BUDGET_BYTES) return 'refused';
   engineUnderTest.takePeak();
   try {
+    let input: Uint8Array;
+    if ('png' in c.input) input = await c.input.png;
+    else if ('jpeg' in c.input) input = c.input.jpeg;
+    else if ('webp' in c.input) input = c.input.webp;
+    else {
+      // Made by the engine too: noise can outgrow the WebP output planned for it, and is stopped like any job.
+      const source = await c.input.webpFrom;
+      const header = readHeader(source);
+      input = await engineUnderTest.transcode(source, header, { format: 'webp', quality: c.input.quality, width: header.width, height: header.height });
+    }
+    const header = readHeader(input);
+    const out: OutputSpec = { format: c.out.format, quality: c.out.quality, orientation: c.out.orientation, ...caseSize(header.width, header.height, c.out) };
+    if (engineUnderTest.estimatePeakBytes(header, out) > ENGINE_BUDGET_BYTES) return 'refused';
+    engineUnderTest.takePeak();
     await checkJob(engineUnderTest, input, out, c.name);
   } catch (error) {
     // libjpeg refuses some legal layouts (sampling it cannot upsample); anything else is a failure.
