@@ -51,12 +51,40 @@ describe('memory model: the adversarial classes it was calibrated on', () => {
     await checkJob(engine, adam7, { ...full(adam7, 'jpeg', 80), width: 350, height: 250 }, 'Adam7 16-bit noise to JPEG');
   });
 
-  it('uniform noise with alpha to AVIF (lossless alpha), grey noise with alpha (intra block copy)', async () => {
+  it('uniform noise with alpha to AVIF (lossless alpha), grey binary noise with alpha (libaom takes it for a screenshot)', async () => {
     const rgba = await noisePng(450, 300, { channels: 4 });
     await checkJob(engine, rgba, full(rgba, 'avif', 90), 'RGBA noise to AVIF');
     const random = prng(4);
     const grey = await samplePng(149, 156, { channels: 2 }, () => (random() < 0.5 ? 0 : 255));
     await checkJob(engine, grey, full(grey, 'avif', 100), 'grey+alpha binary noise to AVIF');
+  });
+
+  // libaom takes content with at most four luma values in most 16x16 blocks for a screenshot: the fuzz's case
+  // 100069 (a JPEG of one-colour blocks) measured 83 MiB against 52 predicted, two-tone noise in a 1 MP cell 146.
+  it('content libaom takes for a screenshot to AVIF: two-tone noise in a cell of 1 MP, and blocks of one colour from a 4x4,4x4,1x2,4x1 JPEG', async () => {
+    const random = prng(6);
+    let tone = 0;
+    const twoTone = await samplePng(1024, 1024, { channels: 3 }, (_x, _y, c) => (c === 0 ? (tone = random() < 0.5 ? 0 : 255) : tone));
+    await checkJob(engine, twoTone, full(twoTone, 'avif', 51), 'two-tone noise to AVIF');
+    const components = [{ h: 4, v: 4 }, { h: 4, v: 4 }, { h: 1, v: 2 }, { h: 4, v: 1 }];
+    const blocks = craftedJpeg({ width: 639, height: 831, components, progressive: false, seed: 100_069 });
+    await checkJob(engine, blocks, full(blocks, 'avif', 51), 'one-colour blocks (model fuzz case 100069) to AVIF');
+  });
+
+  // libaom holds memory per pixel of a cell's width plus height: a cell one pixel tall costs about what a square one
+  // does. The model fuzz's case 100931 (a 4307x73 JPEG to a 857x15 AVIF) measured 8.19 MiB against 8.10 predicted.
+  it('AVIF cells one pixel thin, from inputs whose decoders hold little: a JPEG, and a lossy WebP with alpha', async () => {
+    const components = [{ h: 2, v: 2 }, { h: 4, v: 4 }, { h: 4, v: 2 }, { h: 4, v: 1 }];
+    const wide = craftedJpeg({ width: 4307, height: 73, components, progressive: false, seed: 100_931 });
+    await checkJob(engine, wide, { ...full(wide, 'avif', 99), width: 857, height: 15 }, '4307x73 JPEG (model fuzz case 100931) to a 857x15 AVIF');
+    const random = prng(7);
+    for (const [width, height] of [[1024, 1], [1, 1024]]) {
+      const jpeg = craftedJpeg({ width, height, components: [{ h: 1, v: 1 }, { h: 1, v: 1 }, { h: 1, v: 1 }], progressive: false, seed: 5 });
+      await checkJob(engine, jpeg, full(jpeg, 'avif', 50), `${width}x${height} JPEG to AVIF`);
+      const rgba = await samplePng(width, height, { channels: 4 }, () => (random() < 0.5 ? 0 : 255));
+      const webp = await engine.transcode(rgba, readHeader(rgba), full(rgba, 'webp', 80));
+      await checkJob(engine, webp, full(webp, 'avif', 50), `${width}x${height} WebP with alpha to AVIF`);
+    }
   });
 
   it('every JPEG sampling layout, progressive and in several scans', async () => {

@@ -125,16 +125,24 @@ const TERMS = {
    * (3 B/px; grey 1) and alpha (1), two RGB rows; and libaom sized for one cell, per pixel of the cell by its
    * speed, with the monochrome lossless alpha encoder (always speed 9) beside it. Measured (heap top of 1 MP
    * cells, uniform and binary noise, 4:4:4, tune=iq, qualities 30 to 100, less 4 MiB of base, rows and stripe):
-   * 60 B/px at speed 6 and 49 at 7 to 9 (binary noise at 100; 45 to 49 at 80); alpha 18.6 B/px more. At speeds 6
-   * and 7 content libaom takes for a screenshot (binary noise) also gets intra block copy's hash table, whatever
-   * the cell's size: 12 and 9.3 MiB more on a 149x156 cell (none at 8 and 9).
+   * 60 B/px at speed 6 and 49 at 7 to 9 (binary noise at 100; 45 to 49 at 80); alpha 18.6 B/px more. Besides,
+   * 3 MiB at any speed: heap tops of 149x156 cells of two-tone and grey binary noise with alpha, 4.3 to 6.0 MiB,
+   * less the terms above. And per pixel of a cell's width plus height, whatever its other side (libaom's frame
+   * borders and per-column state): a 1024x1 or 1x1024 cell's heap top is 3.1 MiB above an 8x8 one's at speed 6
+   * (2.2 at 7 to 9; the alpha encoder 1.1 MiB on an 8x8 cell, 2.2 on a 1024x1 one), which those terms left
+   * 1.25 MiB short of (model fuzz case 100931, a 861x15 cell from a JPEG). Intra block copy is off
+   * (avif-encode.c): on content libaom takes for a screenshot its hash of every block position held about 60 B
+   * per pixel of the cell (145 MiB for 1 MP of two-tone noise; model fuzz case 100069).
    */
   avifStripeBytesPerPixel: 3,
   avifGreyStripeBytesPerPixel: 1,
   avifAlphaStripeBytesPerPixel: 1,
   avifRowBytesPerColumn: 8,
-  avifEncoderBytesBySpeed: [[6, 14 * MiB], [7, 11 * MiB], [8, 3 * MiB], [9, 3 * MiB]],
+  avifEncoderBytes: 3 * MiB,
+  avifEncoderBytesPerCellSide: 2048,
   avifEncoderBytesPerCellPixel: [[6, 62], [7, 51], [8, 51], [9, 51]],
+  avifAlphaEncoderBytes: 1.5 * MiB,
+  avifAlphaEncoderBytesPerCellSide: 1536,
   avifAlphaEncoderBytesPerCellPixel: 20,
   /** Lossy PNG (quantize.c): 2^18 histogram cells of 20 B, then a 2^18 nearest-colour cache of 2 B. Measured: 5.6 MiB over lossless, 8x8 job. */
   lossyPngBytes: 5.5 * MiB,
@@ -382,9 +390,11 @@ function avifEncodeBytes(header: ImageHeader, out: OutputSpec): number {
   const stripePixels = avif.columns * avif.cellWidth * avif.cellHeight;
   const cellPixels = avif.cellWidth * avif.cellHeight;
   const stripe = stripePixels * (header.grey ? TERMS.avifGreyStripeBytesPerPixel : TERMS.avifStripeBytesPerPixel);
-  const colour = cellPixels * along(TERMS.avifEncoderBytesPerCellPixel, avif.speed);
-  const alpha = header.hasAlpha ? stripePixels * TERMS.avifAlphaStripeBytesPerPixel + cellPixels * TERMS.avifAlphaEncoderBytesPerCellPixel : 0;
-  return out.width * TERMS.avifRowBytesPerColumn + along(TERMS.avifEncoderBytesBySpeed, avif.speed) + stripe + colour + alpha;
+  const cellSide = avif.cellWidth + avif.cellHeight;
+  const colour = TERMS.avifEncoderBytes + cellSide * TERMS.avifEncoderBytesPerCellSide + cellPixels * along(TERMS.avifEncoderBytesPerCellPixel, avif.speed);
+  const alphaEncoder = TERMS.avifAlphaEncoderBytes + cellSide * TERMS.avifAlphaEncoderBytesPerCellSide + cellPixels * TERMS.avifAlphaEncoderBytesPerCellPixel;
+  const alpha = header.hasAlpha ? stripePixels * TERMS.avifAlphaStripeBytesPerPixel + alphaEncoder : 0;
+  return out.width * TERMS.avifRowBytesPerColumn + stripe + colour + alpha;
 }
 
 function encodeBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
