@@ -11,6 +11,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       /** An instant every test starts at, or '' for the real clock (test/helpers/clock.ts). */
       TEST_CLOCK_START: string;
+      /** The model fuzz's first case number, or '' for its default (test/fuzz/model.fuzz.ts). */
+      FUZZ_FIRST_CASE: string;
       /** Serves test/fixtures/<name> from disk. */
       FIXTURES: Fetcher;
       /** The static site (wrangler.toml [assets]), with public/_headers applied. */
