@@ -10,7 +10,8 @@
 // this checkout beside TODAY's code (a revision, default the merge base with main); RESAVED_PART=tuning or held-out
 // narrows it to one part (the section says so); PHOTOS prints instead of writing. `node bench/quality.mjs masters`: the corpus's
 // JPEG photos through the same comparison (what JPEG from JPEG changes must keep their results). `node bench/quality.mjs
-// confirm`: the development set's confirm part alone, in a section of its own (run it only to confirm a change).
+// confirm`: the development set's confirm part alone, in a section of its own (run it only to confirm a change); `fresh`
+// likewise its fresh part (never run while tuning).
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, mkdtempSync, mkdirSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -500,7 +501,7 @@ if (only === 'avif') {
     `(${minutes()} min into the run${avifRowsReused ? `; the rows of ${avifRowsReused} photos measured by earlier runs of this engine and TypeScript, kept in bench/.cache/avif-rows` : ''}.)`,
   ]);
 }
-const today = !only || ['resaved', 'confirm', 'masters'].includes(only) ? ready(await loadBaseline(root, cache, process.env.TODAY ?? null, 'TODAY')) : undefined;
+const today = !only || ['resaved', 'confirm', 'fresh', 'masters'].includes(only) ? ready(await loadBaseline(root, cache, process.env.TODAY ?? null, 'TODAY')) : undefined;
 const todayCommand = (part) => `${command(part)}${process.env.TODAY ? ` and TODAY=${process.env.TODAY}` : ''}`;
 /** A JPEG-from-JPEG section: its heading and text, the comparison's tables; printed instead when PHOTOS narrows the run. */
 function resavedSection(key, intro, lines) {
@@ -508,14 +509,33 @@ function resavedSection(key, intro, lines) {
   if (process.env.PHOTOS) console.log(section.join('\n'));
   else writeDocSection(key, 'bench:quality', section);
 }
-/** The set's text: what the photos are and how they are compared; `confirm`: the part run alone to confirm a change. */
-const resavedIntro = (confirm) => [
-  'The photos (bench/resaved.mjs) are JPEGs made from the corpus the way phones, web tools and editors write them (libjpeg-turbo',
+/** The parts run alone, each into a section of its own: its marker, where its masters come from and when it is run. */
+const ALONE_PARTS = {
+  confirm: {
+    key: 'quality-resaved-confirm',
+    masters: 'the corpus',
+    when: [
+      'smooth gradients), from masters the development set does not use: its confirm part, made after its held-out part had been seen',
+      'while tuning, and run only to confirm what tuning chose.',
+    ],
+  },
+  fresh: {
+    key: 'quality-resaved-fresh',
+    masters: "photos, a render and a screenshot of Debian's wallpaper and manual packages",
+    when: [
+      'smooth gradients), from masters no other part uses: its fresh part, made while tuning went on and never seen by it, run only to',
+      'confirm what tuning chose.',
+    ],
+  },
+};
+/** The set's text: what the photos are and how they are compared; `part`: one of ALONE_PARTS. */
+const resavedIntro = (part) => [
+  `The photos (bench/resaved.mjs) are JPEGs made from ${ALONE_PARTS[part]?.masters ?? 'the corpus'} the way phones, web tools and editors write them (libjpeg-turbo`,
   'qualities 70 to 95, 4:2:0, 4:4:4 and grey, baseline and progressive, some downscaled, some saved twice, grainy dark photos and',
-  confirm
-    ? 'smooth gradients), from masters the development set does not use: its confirm part, made after its held-out part had been seen'
-    : "smooth gradients, and three of libjxl's test JPEGs as they are), split by master photo into a tuning part and a held-out part",
-  confirm ? 'while tuning, and run only to confirm what tuning chose.' : 'that tuning never looked at (and a confirm part, below).',
+  ...(ALONE_PARTS[part]?.when ?? [
+    "smooth gradients, and three of libjxl's test JPEGs as they are), split by master photo into a tuning part and a held-out part",
+    'that tuning never looked at (and confirm and fresh parts, below).',
+  ]),
   `Each is sent through the image path as the API runs it (\`compressImage\`, format auto, service quality ${RESAVED_SERVICE.join(' and ')})`,
   `by this checkout and by today's code (${today.label}), and scored against the input itself (decoded by djpeg). Its bytes are`,
   "compared at equal score with the former engine's curve (BASELINE at service qualities 50 to 95, and the original file, which its",
@@ -532,17 +552,17 @@ if (!only || only === 'resaved') {
     '',
     `${todayCommand('resaved')}${part ? ` and RESAVED_PART=${part} (that part alone)` : ''} ${at}. ${tools}`,
     '',
-    ...resavedIntro(false),
+    ...resavedIntro(),
   ], lines);
 }
-if (only === 'confirm') {
-  const { lines } = await resavedComparison({ engines: { current, today, former: baseline }, ssimulacra2, work, cache, corpus, part: 'confirm', only: process.env.PHOTOS?.split(',') });
-  resavedSection('quality-resaved-confirm', [
-    '## Quality: JPEG from JPEG, the confirm part of the development set (issue 24)',
+if (ALONE_PARTS[only]) {
+  const { lines } = await resavedComparison({ engines: { current, today, former: baseline }, ssimulacra2, work, cache, corpus, part: only, only: process.env.PHOTOS?.split(',') });
+  resavedSection(ALONE_PARTS[only].key, [
+    `## Quality: JPEG from JPEG, the ${only} part of the development set (issue 24)`,
     '',
-    `${todayCommand('confirm')} ${at}. ${tools}`,
+    `${todayCommand(only)} ${at}. ${tools}`,
     '',
-    ...resavedIntro(true),
+    ...resavedIntro(only),
   ], lines);
 }
 if (!only || only === 'masters') {

@@ -138,7 +138,7 @@ function ratios(point, formerPoints, cjpegPoints) {
 }
 
 const fmt = (r) => (Number.isNaN(r) ? 'out of range' : r.toFixed(3));
-const PARTS = [['tuning', (r) => r.part === 'tuning'], ['held-out', (r) => r.part === 'held-out'], ['confirm', (r) => r.part === 'confirm'], ['masters', (r) => r.part === 'masters'], ['all', () => true]];
+const PARTS = [['tuning', (r) => r.part === 'tuning'], ['held-out', (r) => r.part === 'held-out'], ['confirm', (r) => r.part === 'confirm'], ['fresh', (r) => r.part === 'fresh'], ['masters', (r) => r.part === 'masters'], ['all', () => true]];
 /** The parts the rows cover, and all of them together when there are two. */
 const partsOf = (rows) => PARTS.filter(([name, keep]) => rows.some(keep) && (name !== 'all' || new Set(rows.map((r) => r.part)).size > 1));
 

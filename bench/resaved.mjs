@@ -5,10 +5,13 @@
 // libjxl's test set in the corpus go in as they are. The set is split by master photo: decisions are tuned on
 // the tuning part; the held-out part (other masters) is only looked at to check them. The confirm part (masters
 // neither part uses) was added after the held-out part had been seen while tuning: it is run once a change is
-// made, to confirm it, and never while tuning (`node bench/quality.mjs confirm`).
+// made, to confirm it, and never while tuning (`node bench/quality.mjs confirm`). The fresh part (masters no other
+// part uses, from Debian's wallpaper and documentation packages) was added while tuning went on, for a change to be
+// confirmed once on photos nobody tuning had seen (`node bench/quality.mjs fresh`); never run it while tuning.
 import { execFileSync, execSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePackages } from './tools.mjs';
 
 const BRYCE = 'dwebp -quiet $C/webp/bryce.webp -ppm -o -';
 const crop = (left, top, width, height) => `pamcut -left ${left} -top ${top} -width ${width} -height ${height}`;
@@ -16,11 +19,21 @@ const djpeg = (file) => `djpeg $C/${file}`;
 const LANDSCAPE = djpeg('jpeg/exif-Landscape_1.jpg');
 const KONQUI = 'pngtopnm $C/graphics/plasma-FlyingKonqui-2560x1600.png';
 const SYMBOLIC = 'dwebp -quiet $C/webp/gnome-symbolic-l.webp -ppm -o -';
+/** A file Debian's `name` package installs under /usr/share, decoded by `decode` (the package installed when missing). */
+const debian = (name, path, decode = 'djpeg') => ({ package: name, file: `/usr/share/${path}`, from: `${decode} /usr/share/${path}` });
+/** KDE Plasma's wallpapers (plasma-workspace-wallpapers 5.27; metadata.json: LGPL-3 unless said, Debian: GPL-2+). */
+const plasma = (name, size = '2560x1600') => debian('plasma-workspace-wallpapers', `wallpapers/${name}/contents/images/${size}.jpg`);
+/**
+ * Ubuntu Touch's wallpapers, photos of 2018 (lomiri-wallpapers-16.04): Bridge (Sander Klootwijk) and Dragonfly
+ * ("Bolly") CC-BY-SA-4.0, Aitzol Berasategi's CC-BY-4.0.
+ */
+const lomiri = (name) => debian('lomiri-wallpapers-16.04', `backgrounds/${name}.jpg`);
+const piped = ({ from, ...source }, command) => ({ ...source, from: `${from} | ${command}` });
 
 /**
- * name -> how it is made: `from` a shell pipeline from the corpus ($C) writing a PPM (or PGM) to stdout, or
- * `copy` a corpus JPEG as it is; `filter` a pixel filter below; `saves` the cjpeg options of each save (a
- * second one re-saves the first, decoded by djpeg); `part`.
+ * name -> how it is made: `from` a shell pipeline from the corpus ($C) or a Debian package's `file` writing a PPM
+ * (or PGM) to stdout, or `copy` a corpus JPEG as it is; `filter` a pixel filter below; `saves` the cjpeg options of
+ * each save (a second one re-saves the first, decoded by djpeg); `part`.
  */
 const SET = {
   'autumn-q75.jpg': { from: djpeg('photos/plasma-Autumn-2560x1600.jpg'), saves: ['-quality 75'], part: 'tuning' },
@@ -64,10 +77,33 @@ const SET = {
   'konqui-1920-twice-q90-q78-prog.jpg': { from: `${KONQUI} | pamscale -width 1920`, saves: ['-quality 90', '-quality 78 -progressive'], part: 'confirm' },
   'symbolic-2048-q85.jpg': { from: `${SYMBOLIC} | pamscale -width 2048`, saves: ['-quality 85'], part: 'confirm' },
   'extreme-q80.jpg': { from: 'dwebp -quiet $C/webp/lossy_extreme_probabilities.webp -ppm -o -', saves: ['-quality 80'], part: 'confirm' },
+
+  // The classes a re-encoder loses on first (4:4:4 saved at about 90: smooth gradients; fine grain and dark), then
+  // phone photos (4:2:0, a 13 MP one), grey, progressive, saved twice, a screenshot, qualities 70 to 95.
+  'smooth-summer-1am-q90-444.jpg': { ...plasma('summer_1am'), saves: ['-quality 90 -sample 1x1'], part: 'fresh' },
+  'smooth-cold-ripple-q92-444-prog.jpg': { ...plasma('ColdRipple'), saves: ['-quality 92 -sample 1x1 -progressive'], part: 'fresh' },
+  'smooth-pastel-bridge-2560-q90-444.jpg': { ...piped(lomiri('Bridge_by_Sander_Klootwijk'), 'pamscale -width 2560'), filter: 'pastelSmooth', saves: ['-quality 90 -sample 1x1'], part: 'fresh' },
+  // Volna is a render (CC-BY-SA-4.0): gradients under a fine dither grain, cropped at full size to keep the grain.
+  'smooth-volna-q90-444.jpg': { ...piped(plasma('Volna', '5120x2880'), crop(1280, 640, 2560, 1600)), saves: ['-quality 90 -sample 1x1'], part: 'fresh' },
+  'dark-grain-path-q90-444.jpg': { ...plasma('Path'), filter: 'darkGrain', saves: ['-quality 90 -sample 1x1'], part: 'fresh' },
+  'dark-grain-life-2560-q88-444.jpg': { ...piped(lomiri('life_by_Aitzol_Berasategi'), 'pamscale -width 2560'), filter: 'darkGrain', saves: ['-quality 88 -sample 1x1'], part: 'fresh' },
+  // A storm at dusk (mate-backgrounds 1.26, GPL-2+): dark and low-key as photographed.
+  'dark-storm-q90-444.jpg': { ...debian('mate-backgrounds', 'backgrounds/mate/nature/Storm.jpg'), saves: ['-quality 90 -sample 1x1'], part: 'fresh' },
+  'dragonfly-q92.jpg': { ...lomiri('Dragonfly_by_Bolly'), saves: ['-quality 92'], part: 'fresh' },
+  'picos-de-europa-q87.jpg': { ...lomiri('picosdeeuropa_by_Aitzol_Berasategi'), saves: ['-quality 87'], part: 'fresh' },
+  'evening-glow-q80.jpg': { ...plasma('EveningGlow'), saves: ['-quality 80'], part: 'fresh' },
+  'grey-architecture-q85.jpg': { ...piped(plasma('Grey'), 'ppmtopgm'), saves: ['-quality 85'], part: 'fresh' },
+  'fallen-leaf-2048-twice-q92-q78.jpg': { ...piped(plasma('FallenLeaf'), 'pamscale -width 2048'), saves: ['-quality 92', '-quality 78'], part: 'fresh' },
+  'aitzgorri-2560-q75-prog.jpg': { ...piped(lomiri('aitzgorri_by_Aitzol_Berasategi'), 'pamscale -width 2560'), saves: ['-quality 75 -progressive'], part: 'fresh' },
+  'one-stands-out-q70.jpg': { ...plasma('OneStandsOut'), saves: ['-quality 70'], part: 'fresh' },
+  'by-the-water-q95.jpg': { ...plasma('BytheWater'), saves: ['-quality 95'], part: 'fresh' },
+  // Firefox on an Xfce desktop, from the Debian Edu manual (debian-edu-doc-en, GPL-2+).
+  'screenshot-browser-q85.jpg': { ...debian('debian-edu-doc-en', 'doc/debian-edu-doc-en/debian-edu-bookworm-manual-images/26-Tjener-Xfce_Desktop_Browser.png', 'pngtopnm'), saves: ['-quality 85'], part: 'fresh' },
 };
 
-/** The development set's parts; without a part named, the development set is the first two (confirm is run alone). */
-export const RESAVED_PARTS = ['tuning', 'held-out', 'confirm'];
+/** The development set's parts; without a part named, the development set is the first two (the others run alone). */
+export const RESAVED_PARTS = ['tuning', 'held-out', 'confirm', 'fresh'];
+const ALONE = new Set(['confirm', 'fresh']);
 
 /** A binary PPM (P6) or PGM (P5) with maxval 255: its samples and what to write them back with. */
 function readPnm(bytes) {
@@ -153,14 +189,14 @@ const FILTERS = {
 
 /**
  * The development set's JPEGs, made once from the corpus into `cache`/resaved: [{ name, file, part }] in a fixed
- * order, tuning part first. `part` ('tuning', 'held-out' or 'confirm') names one; without it, tuning and held-out.
+ * order, tuning part first. `part` (one of RESAVED_PARTS) names one; without it, tuning and held-out.
  */
 export function resavedPhotos(cache, corpus, part) {
   const dir = join(cache, 'resaved');
   mkdirSync(dir, { recursive: true });
   const photos = [];
   for (const [name, recipe] of Object.entries(SET)) {
-    if (part ? recipe.part !== part : recipe.part === 'confirm') continue;
+    if (part ? recipe.part !== part : ALONE.has(recipe.part)) continue;
     const file = join(dir, name);
     if (!existsSync(file)) make(recipe, corpus, file);
     photos.push({ name, file, part: recipe.part });
@@ -168,8 +204,10 @@ export function resavedPhotos(cache, corpus, part) {
   return photos;
 }
 
-function make({ from, copy, filter, saves }, corpus, file) {
+function make({ from, copy, filter, saves, package: name, file: master }, corpus, file) {
   if (copy) return copyFileSync(join(corpus, copy), file);
+  if (name) ensurePackages([name]);
+  if (master && !existsSync(master)) throw new Error(`resaved: ${master} is missing although Debian's ${name} is installed (reinstall it)`);
   const shell = (command, input) => execSync(command.replaceAll('$C', corpus), { input, maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'inherit'] });
   let pixels = shell(from);
   if (filter) pixels = writePnm(FILTERS[filter](readPnm(pixels)));

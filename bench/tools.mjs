@@ -18,10 +18,23 @@ const PACKAGES = {
 
 export function ensureTools() {
   const missing = Object.keys(PACKAGES).filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
-  if (missing.length === 0) return;
-  const packages = [...new Set(missing.map((tool) => PACKAGES[tool]))];
+  if (missing.length > 0) install([...new Set(missing.map((tool) => PACKAGES[tool]))]);
+}
+
+/** Installs those of Debian's `packages` (data the bench reads, such as wallpapers) that are not installed. */
+export function ensurePackages(packages) {
+  const installed = (name) => spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' }).stdout === 'install ok installed';
+  const missing = packages.filter((name) => !installed(name));
+  if (missing.length > 0) install(missing);
+}
+
+function install(packages) {
   console.log(`installing ${packages.join(' ')}`);
-  execFileSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  try {
+    execFileSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  } catch (error) {
+    throw new Error(`the bench needs Debian's ${packages.join(', ')}: apt-get install failed (as root, after apt-get update): ${error.message}`);
+  }
 }
 
 /** Runs a shell pipeline and returns its wall time in ms (the tools are single-threaded). */
