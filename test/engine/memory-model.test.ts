@@ -78,7 +78,7 @@ describe('memory model: the adversarial classes it was calibrated on', () => {
     const wide = craftedJpeg({ width: 4307, height: 73, components, progressive: false, seed: 100_931 });
     await checkJob(engine, wide, { ...full(wide, 'avif', 99), width: 857, height: 15 }, '4307x73 JPEG (model fuzz case 100931) to a 857x15 AVIF');
     const random = prng(7);
-    for (const [width, height] of [[1024, 1], [1, 1024]]) {
+    for (const [width, height] of [[1024, 1], [1, 1024]] as const) {
       const jpeg = craftedJpeg({ width, height, components: [{ h: 1, v: 1 }, { h: 1, v: 1 }, { h: 1, v: 1 }], progressive: false, seed: 5 });
       await checkJob(engine, jpeg, full(jpeg, 'avif', 50), `${width}x${height} JPEG to AVIF`);
       const rgba = await samplePng(width, height, { channels: 4 }, () => (random() < 0.5 ? 0 : 255));
