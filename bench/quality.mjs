@@ -11,7 +11,9 @@
 // narrows it to one part (the section says so); PHOTOS prints instead of writing. `node bench/quality.mjs masters`: the corpus's
 // JPEG photos through the same comparison (what JPEG from JPEG changes must keep their results). `node bench/quality.mjs
 // confirm`: the development set's confirm part alone, in a section of its own (run it only to confirm a change); `fresh`
-// likewise its fresh part (never run while tuning).
+// likewise its fresh part (never run while tuning). `node bench/quality.mjs oracle`: how jagged our curve is near each service
+// quality on a part (RESAVED_PART, default tuning) and what picking along it would save (bench/resaved-oracle.mjs;
+// RESAVED_SWEEP: the steps of jpegli's quality around the emitted one, default -6,-4,-2,2,4,6); prints, writes nothing.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, mkdtempSync, mkdirSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +26,7 @@ import { writeDocSection } from './doc-section.mjs';
 import { atScore, median } from './curves.mjs';
 import { RESAVED_SERVICE, resavedComparison } from './resaved-quality.mjs';
 import { resavedPhotos } from './resaved.mjs';
+import { resavedOracle } from './resaved-oracle.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = join(root, 'bench/.cache');
@@ -577,6 +580,11 @@ if (!only || only === 'masters') {
     "The corpus's JPEG photos (its PNG photos take no JPEG-from-JPEG path) measured as the development set is (above), this checkout",
     `beside today's code (${today.label}): the steps on the input's grid and the re-coding must keep their results.`,
   ], lines);
+}
+if (only === 'oracle') {
+  const sweep = (process.env.RESAVED_SWEEP ?? '-6,-4,-2,2,4,6').split(',').map(Number);
+  const part = process.env.RESAVED_PART ?? 'tuning';
+  console.log((await resavedOracle({ engines: { current, former: baseline }, ssimulacra2, work, cache, corpus, part, only: process.env.PHOTOS?.split(','), sweep })).join('\n'));
 }
 if (only === 'variant') console.log([`variant ${process.argv[3] ?? '{}'} against ${baseline.label}`, ...(await jpegComparison())].join('\n'));
 if (!only || only === 'scale') {

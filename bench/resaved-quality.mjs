@@ -15,6 +15,8 @@ import { resavedPhotos } from './resaved.mjs';
 import { butteraugli } from './tools.mjs';
 
 export const RESAVED_SERVICE = [80, 85];
+/** The image path of one engine at a service quality, as the API runs it for a JPEG with no other ask. */
+export const send = (side, input, quality) => side.compressImage(input, { quality, format: 'auto', acceptsWebp: false });
 const FORMER_SWEEP = [50, 60, 70, 75, 80, 85, 90, 95];
 const CJPEG_SWEEP = [50, 60, 70, 75, 80, 85, 90, 95];
 /** The scores of pixels identical to the reference (both tools agree; not run for them). */
@@ -31,57 +33,18 @@ const CPU_REPEATS = 3;
  */
 export async function resavedComparison({ engines, ssimulacra2, work, cache, corpus, part, only, photos }) {
   const { current, today, former } = engines;
-  const scoresFile = join(cache, 'resaved-scores.json');
-  /** The points another run (resaved and masters may run side by side) has stored meanwhile. */
-  const storedNow = () => {
-    try {
-      return existsSync(scoresFile) ? JSON.parse(readFileSync(scoresFile, 'utf8')) : {};
-    } catch {
-      return {};
-    }
-  };
-  const stored = storedNow();
+  const { score, cached, formerCurve, referenceOf } = resavedScoring({ ssimulacra2, work, cache });
   const cjpegVersion = execFileSync('sh', ['-c', 'cjpeg -version 2>&1'], { encoding: 'utf8' }).trim().split('\n')[0];
-
-  /** Scores of `jpeg` against the reference PPM/PGM (identical pixels are not run through the tools). */
-  function score(reference, jpeg) {
-    const decoded = execFileSync('djpeg', [], { input: jpeg, maxBuffer: 1 << 30 });
-    if (decoded.equals(readFileSync(reference))) return { bytes: jpeg.length, ...IDENTICAL };
-    const pnm = join(work, 'resaved-out.pnm');
-    writeFileSync(pnm, decoded);
-    return { bytes: jpeg.length, ssim: ssimulacra2.score(reference, pnm), distance: butteraugli(reference, pnm) };
-  }
-  /** `make()`'s point, kept under `key` across runs (none: made every time). */
-  async function cached(key, make) {
-    if (!key) return make();
-    // A run beside this one may have made it meanwhile.
-    if (!stored[key]) Object.assign(stored, storedNow());
-    if (!stored[key]) {
-      stored[key] = await make();
-      // Written whole under another name, then renamed: a run beside this one never reads half a file.
-      writeFileSync(`${scoresFile}.${process.pid}`, JSON.stringify({ ...storedNow(), ...stored }));
-      renameSync(`${scoresFile}.${process.pid}`, scoresFile);
-    }
-    return stored[key];
-  }
-
-  /** The image path of one engine at a service quality, as the API runs it for a JPEG with no other ask. */
-  const send = (side, input, quality) => side.compressImage(input, { quality, format: 'auto', acceptsWebp: false });
 
   const rows = [];
   const cpu = [];
   for (const photo of (photos ?? resavedPhotos(cache, corpus, part)).filter((p) => !only || only.includes(p.name))) {
     const input = new Uint8Array(readFileSync(photo.file));
-    const reference = join(work, `${photo.name}.pnm`);
-    writeFileSync(reference, execFileSync('djpeg', [photo.file], { maxBuffer: 1 << 30 }));
+    const reference = referenceOf(photo);
     const header = current.readHeader(input);
     const id = `${photo.name}:${input.length}`;
 
-    const formerPoints = [{ bytes: input.length, ...IDENTICAL, original: true }];
-    for (const service of FORMER_SWEEP) {
-      const out = { format: 'jpeg', quality: former.encoderQuality('jpeg', service), width: header.width, height: header.height };
-      formerPoints.push(await cached(`former:${former.sha256}:${id}:${service}`, async () => score(reference, await former.engine.transcode(input, former.readHeader(input), out))));
-    }
+    const formerPoints = await formerCurve(former, input, reference, id);
     const cjpegPoints = [];
     for (const quality of CJPEG_SWEEP) {
       const encode = () => execFileSync('cjpeg', ['-optimize', '-progressive', '-quality', String(quality), reference], { maxBuffer: 1 << 30 });
@@ -121,6 +84,61 @@ export async function resavedComparison({ engines, ssimulacra2, work, cache, cor
     cpu.push({ ...photo, mp: (header.width * header.height) / 1e6, today: median(times.today), current: median(times.current) });
   }
   return { lines: [...summary(rows, today), '', ...cpuTable(cpu), '', ...photoTable(rows)], rows };
+}
+
+/**
+ * `score(reference, jpeg)`: the bytes and scores of a JPEG against the reference PPM/PGM; `cached(key, make)`: a
+ * point kept under `key` in bench/.cache/resaved-scores.json across runs (none: made every time); `formerCurve`, `referenceOf`.
+ */
+export function resavedScoring({ ssimulacra2, work, cache }) {
+  const scoresFile = join(cache, 'resaved-scores.json');
+  /** The points another run (resaved and masters may run side by side) has stored meanwhile. */
+  const storedNow = () => {
+    try {
+      return existsSync(scoresFile) ? JSON.parse(readFileSync(scoresFile, 'utf8')) : {};
+    } catch {
+      return {};
+    }
+  };
+  const stored = storedNow();
+  /** Scores of `jpeg` against the reference PPM/PGM (identical pixels are not run through the tools). */
+  function score(reference, jpeg) {
+    const decoded = execFileSync('djpeg', [], { input: jpeg, maxBuffer: 1 << 30 });
+    if (decoded.equals(readFileSync(reference))) return { bytes: jpeg.length, ...IDENTICAL };
+    const pnm = join(work, 'resaved-out.pnm');
+    writeFileSync(pnm, decoded);
+    return { bytes: jpeg.length, ssim: ssimulacra2.score(reference, pnm), distance: butteraugli(reference, pnm) };
+  }
+  /** `make()`'s point, kept under `key` across runs (none: made every time). */
+  async function cached(key, make) {
+    if (!key) return make();
+    // A run beside this one may have made it meanwhile.
+    if (!stored[key]) Object.assign(stored, storedNow());
+    if (!stored[key]) {
+      stored[key] = await make();
+      // Written whole under another name, then renamed: a run beside this one never reads half a file.
+      writeFileSync(`${scoresFile}.${process.pid}`, JSON.stringify({ ...storedNow(), ...stored }));
+      renameSync(`${scoresFile}.${process.pid}`, scoresFile);
+    }
+    return stored[key];
+  }
+  /** The former engine's curve for `input`: its outputs at FORMER_SWEEP, and the original file (its never-larger rule). */
+  async function formerCurve(former, input, reference, id) {
+    const header = former.readHeader(input);
+    const points = [{ bytes: input.length, ...IDENTICAL, original: true }];
+    for (const service of FORMER_SWEEP) {
+      const out = { format: 'jpeg', quality: former.encoderQuality('jpeg', service), width: header.width, height: header.height };
+      points.push(await cached(`former:${former.sha256}:${id}:${service}`, async () => score(reference, await former.engine.transcode(input, header, out))));
+    }
+    return points;
+  }
+  /** The photo decoded by djpeg into `work`: the reference its outputs are scored against. */
+  function referenceOf(photo) {
+    const reference = join(work, `${photo.name}.pnm`);
+    writeFileSync(reference, execFileSync('djpeg', [photo.file], { maxBuffer: 1 << 30 }));
+    return reference;
+  }
+  return { score, cached, formerCurve, referenceOf };
 }
 
 /**
