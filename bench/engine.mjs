@@ -14,7 +14,9 @@ import { importSources } from './import-sources.mjs';
  */
 export const BENCH_LIMITS = { cpuBudgetMs: Infinity };
 
-export async function loadEngine(root, cache, from = root, name = 'engine') {
+export async function loadEngine(root, cache, from = root, engineName = 'engine') {
+  // Named for the checkout it is bundled from: worktrees may share one cache, and a run must import its own code.
+  const name = `${engineName}-${createHash('sha256').update(resolve(from)).digest('hex').slice(0, 8)}`;
   const { createWasmEngine, readHeader, planEncoder, encoderQuality, compressImage } = await importSources(
     cache,
     name,

@@ -263,7 +263,7 @@ async function jpegComparison() {
  * a long run on a shared machine, and a last run over every photo writes the section from them.
  */
 function avifRowsCache() {
-  const key = createHash('sha256').update(current.sha256).update(readFileSync(join(cache, 'engine.mjs'))).update(process.env.AVIF_VARIANT ?? '').digest('hex').slice(0, 16);
+  const key = createHash('sha256').update(current.codeSha256).update(process.env.AVIF_VARIANT ?? '').digest('hex').slice(0, 16);
   const dir = join(cache, 'avif-rows', key);
   mkdirSync(dir, { recursive: true });
   const path = (file) => join(dir, `${file.split('/').at(-1)}.json`);
