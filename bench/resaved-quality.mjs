@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { atScore, frontier, median } from './curves.mjs';
-import { resavedPhotos } from './resaved.mjs';
+import { RESAVED_PARTS, resavedPhotos } from './resaved.mjs';
 import { butteraugli } from './tools.mjs';
 
 export const RESAVED_SERVICE = [80, 85];
@@ -156,7 +156,7 @@ function ratios(point, formerPoints, cjpegPoints) {
 }
 
 const fmt = (r) => (Number.isNaN(r) ? 'out of range' : r.toFixed(3));
-const PARTS = [['tuning', (r) => r.part === 'tuning'], ['held-out', (r) => r.part === 'held-out'], ['confirm', (r) => r.part === 'confirm'], ['fresh', (r) => r.part === 'fresh'], ['masters', (r) => r.part === 'masters'], ['all', () => true]];
+const PARTS = [...[...RESAVED_PARTS, 'masters'].map((name) => [name, (r) => r.part === name]), ['all', () => true]];
 /** The parts the rows cover, and all of them together when there are two. */
 const partsOf = (rows) => PARTS.filter(([name, keep]) => rows.some(keep) && (name !== 'all' || new Set(rows.map((r) => r.part)).size > 1));
 

@@ -7,7 +7,9 @@
 // neither part uses) was added after the held-out part had been seen while tuning: it is run once a change is
 // made, to confirm it, and never while tuning (`node bench/quality.mjs confirm`). The fresh part (masters no other
 // part uses, from Debian's wallpaper and documentation packages) was added while tuning went on, for a change to be
-// confirmed once on photos nobody tuning had seen (`node bench/quality.mjs fresh`); never run it while tuning.
+// confirmed once on photos nobody tuning had seen (`node bench/quality.mjs fresh`); never run it while tuning. The
+// unseen part (masters from Debian packages no other part uses) was made after the fresh part had been looked at:
+// nobody tuning has seen its results; it is run only to confirm what tuning chose (`node bench/quality.mjs unseen`).
 import { execFileSync, execSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,6 +31,10 @@ const plasma = (name, size = '2560x1600') => debian('plasma-workspace-wallpapers
  */
 const lomiri = (name) => debian('lomiri-wallpapers-16.04', `backgrounds/${name}.jpg`);
 const piped = ({ from, ...source }, command) => ({ ...source, from: `${from} | ${command}` });
+/** LXQt's wallpapers, photos (lxqt-themes 1.2.0; Debian: LGPL-2.1+). */
+const lxqt = (name, decode = 'pngtopnm') => debian('lxqt-themes', `lxqt/wallpapers/${name}`, decode);
+/** Ubuntu Kylin's wallpapers, renders (ukui-wallpapers 20.04.3; CC-BY-SA-3.0). */
+const ukui = (name, decode = 'pngtopnm') => debian('ukui-wallpapers', `backgrounds/${name}`, decode);
 
 /**
  * name -> how it is made: `from` a shell pipeline from the corpus ($C) or a Debian package's `file` writing a PPM
@@ -99,11 +105,37 @@ const SET = {
   'by-the-water-q95.jpg': { ...plasma('BytheWater'), saves: ['-quality 95'], part: 'fresh' },
   // Firefox on an Xfce desktop, from the Debian Edu manual (debian-edu-doc-en, GPL-2+).
   'screenshot-browser-q85.jpg': { ...debian('debian-edu-doc-en', 'doc/debian-edu-doc-en/debian-edu-bookworm-manual-images/26-Tjener-Xfce_Desktop_Browser.png', 'pngtopnm'), saves: ['-quality 85'], part: 'fresh' },
+
+  // Traffic as it comes: phone-size photos (about 9 to 12 MP, 4:2:0 at 88 to 95, as phones write them), web JPEGs
+  // re-saved at 70 to 85 (4:2:0, some twice), 4:4:4 at 88 to 92 with smooth gradients, grain or low light, grey,
+  // progressive, a screenshot. Ubuntu Touch 20.04's photos (lomiri-wallpapers-20.04 20.04.0, CC-BY-SA-3.0): a
+  // nuthatch on a trunk (Lukas Baubkus, 6028x3391) cropped to a 12 MP phone's 4032x3024, the Milky Way over the sea
+  // (Aury88, 4096x4096) cropped to 4:3.
+  'kleiber-4032-q92.jpg': { ...piped(debian('lomiri-wallpapers-20.04', 'backgrounds/Kleiber_by_Lukas_Baubkus.jpg'), crop(998, 183, 4032, 3024)), saves: ['-quality 92'], part: 'unseen' },
+  'infinite-sea-4096-q88.jpg': { ...piped(debian('lomiri-wallpapers-20.04', 'backgrounds/Infinite-Sea_by_Aury88.jpg'), crop(0, 512, 4096, 3072)), saves: ['-quality 88'], part: 'unseen' },
+  'smooth-fluent-color-q95.jpg': { ...ukui('fluent-color.png'), saves: ['-quality 95'], part: 'unseen' },
+  'ribbon-q90.jpg': { ...ukui('2004default.jpg', 'djpeg'), saves: ['-quality 90'], part: 'unseen' },
+  'after-the-rain-2048-q80.jpg': { ...piped(lxqt('after-the-rain.jpg', 'djpeg'), 'pamscale -width 2048'), saves: ['-quality 80'], part: 'unseen' },
+  'appleflower-1600-twice-q90-q75.jpg': { ...piped(lxqt('appleflower.png'), 'pamscale -width 1600'), saves: ['-quality 90', '-quality 75'], part: 'unseen' },
+  'fog-q72.jpg': { ...lxqt('fog.jpg', 'djpeg'), saves: ['-quality 72'], part: 'unseen' },
+  'valendas-1280-twice-q85-q70-prog.jpg': { ...piped(lxqt('Valendas.png'), 'pamscale -width 1280'), saves: ['-quality 85', '-quality 70 -progressive'], part: 'unseen' },
+  'hills-q85-prog.jpg': { ...lxqt('this-is-not-windows.jpg', 'djpeg'), saves: ['-quality 85 -progressive'], part: 'unseen' },
+  'smooth-calla-2560-q90-444.jpg': { ...piped(ukui('calla.png'), 'pamscale -width 2560'), saves: ['-quality 90 -sample 1x1'], part: 'unseen' },
+  // Xfce's teal backdrop (xfdesktop4-data 4.18.1, GPL-2+): gradients only.
+  'smooth-xfce-teal-2560-q92-444-prog.jpg': { ...piped(debian('xfdesktop4-data', 'backgrounds/xfce/xfce-teal.jpg'), 'pamscale -width 2560'), saves: ['-quality 92 -sample 1x1 -progressive'], part: 'unseen' },
+  'smooth-pastel-cloud-q90-444.jpg': { ...lxqt('cloud.png'), filter: 'pastelSmooth', saves: ['-quality 90 -sample 1x1'], part: 'unseen' },
+  'dark-grain-flowers-q90-444.jpg': { ...lxqt('flowers.png'), filter: 'darkGrain', saves: ['-quality 90 -sample 1x1'], part: 'unseen' },
+  // Sunbeams over misty hills, low-key as photographed (a 5 MP camera's 2592x1944).
+  'dark-beam-q88-444.jpg': { ...lxqt('beam.png'), saves: ['-quality 88 -sample 1x1'], part: 'unseen' },
+  'grey-drop-q88-prog.jpg': { ...piped(lxqt('drop.png'), 'ppmtopgm'), saves: ['-quality 88 -progressive'], part: 'unseen' },
+  // KDE Plasma's desktop with its menu open, from the Debian Administrator's Handbook (debian-handbook 11.20220922,
+  // GPL-2.0+ or CC-BY-SA-3.0).
+  'screenshot-kde-q90.jpg': { ...debian('debian-handbook', 'doc/debian-handbook/html/en-US/images/kde.png', 'pngtopnm'), saves: ['-quality 90'], part: 'unseen' },
 };
 
 /** The development set's parts; without a part named, the development set is the first two (the others run alone). */
-export const RESAVED_PARTS = ['tuning', 'held-out', 'confirm', 'fresh'];
-const ALONE = new Set(['confirm', 'fresh']);
+export const RESAVED_PARTS = ['tuning', 'held-out', 'confirm', 'fresh', 'unseen'];
+const ALONE = new Set(['confirm', 'fresh', 'unseen']);
 
 /** A binary PPM (P6) or PGM (P5) with maxval 255: its samples and what to write them back with. */
 function readPnm(bytes) {
