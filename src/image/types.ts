@@ -97,4 +97,9 @@ export interface OutputSpec {
    * input's own step nearest to it, never finer, so what the input quantised is re-quantised on its own grid.
    */
   alignSteps?: boolean;
+  /**
+   * JPEG to JPEG at the stored size and orientation, off the input's grid (4:4:4 and other layouts): a DC step of 7
+   * becomes 8, one pixel level, so the input's flat blocks (a DC of 8 times a whole level) are re-quantised exactly.
+   */
+  dcOnLevels?: boolean;
 }

@@ -4,7 +4,7 @@ import { insertIccProfile, readIccProfile, stripMetadata } from '../../src/image
 import { walkJpeg } from '../../src/image/container/jpeg-segments';
 import { readHeader } from '../../src/image/header/read-header';
 import { compressImage } from '../../src/image/pipeline';
-import { preferRecoding } from '../../src/image/steps/jpeg-from-jpeg';
+import { onSourceGrid, preferRecoding } from '../../src/image/steps/jpeg-from-jpeg';
 import { encoderQuality } from '../../src/image/quality-scale';
 import type { OutputSpec } from '../../src/image/types';
 import { PROGRESS_ENCODER_STEP, PROGRESS_SCANNED } from '../../src/image/wasm/abi';
@@ -13,7 +13,8 @@ import { cat, contains, exifApp1, jpegSegment, jpegSosOffset, tiffWithGps } from
 import { craftedJpeg } from '../helpers/crafted';
 import { fixture } from '../helpers/fixtures';
 import { checkJob } from '../helpers/model-cases';
-import { freshEngine } from './helpers';
+import { meanRgbDifference } from '../helpers/pixels';
+import { freshEngine, referenceJpegPixels } from './helpers';
 
 const engine = freshEngine();
 
@@ -153,9 +154,27 @@ describe('JPEG from JPEG: the image path', () => {
     const grey = await fixture('engine/grey.jpg');
     expect(quantTables((await send(grey, 60)).bytes)).toEqual(await plain(grey, 60));
     expect(quantTables((await send(grey, 100)).bytes)).toEqual(quantTables(grey));
-    // From 4:4:4 the chroma blocks are not the input's, and aligning the luma alone was measured worse: jpegli's own steps.
+    // From 4:4:4 the chroma blocks are not the input's, and aligning the luma alone was measured worse: jpegli's own
+    // steps, but for a DC step of 7 (service 80), which becomes 8; at 85 jpegli's DC step is 5 and stays.
     const from444 = await fixture('engine/444.jpg');
-    expect(quantTables((await send(from444, 80)).bytes)).toEqual(await plain(from444, 80));
+    const own = await plain(from444, 80);
+    expect(own.map((table) => table[0])).toEqual([7, 7]);
+    expect(quantTables((await send(from444, 80)).bytes)).toEqual(own.map(([, ...ac]) => [8, ...ac]));
+    expect(quantTables((await send(from444, 85)).bytes)).toEqual(await plain(from444, 85));
+  });
+
+  it('re-encodes the flat blocks of a 4:4:4 JPEG with a DC step of 8: closer to the input, and no larger', async () => {
+    // Flat blocks decode to one whole level each (a DC of 8 x a whole number): a step of 8 keeps them, 7 moves them.
+    const input = craftedJpeg({ width: 256, height: 256, components: [{ h: 1, v: 1 }, { h: 1, v: 1 }, { h: 1, v: 1 }], progressive: false, seed: 7 });
+    const header = readHeader(input);
+    const original = await referenceJpegPixels(input);
+    const out: OutputSpec = { format: 'jpeg', quality: encoderQuality('jpeg', 80), width: header.width, height: header.height };
+    expect(onSourceGrid(header, out)).toEqual({ ...out, dcOnLevels: true });
+    const [onLevels, offLevels] = [await engine.transcode(input, header, { ...out, dcOnLevels: true }), await engine.transcode(input, header, out)];
+    expect(quantTables(onLevels).map((table) => table[0])).toEqual([8, 8]);
+    const error = async (jpeg: Uint8Array) => meanRgbDifference(await referenceJpegPixels(jpeg), original);
+    expect(onLevels.length).toBeLessThanOrEqual(offLevels.length);
+    expect(await error(onLevels)).toBeLessThan(await error(offLevels));
   });
 
   it('re-codes a grey JPEG whose steps are on the whole no finer than those of its re-encoding, even where that is smaller', async () => {

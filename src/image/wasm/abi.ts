@@ -13,6 +13,8 @@ export const FLAG_JPEG_ADAPTIVE_QUANTIZATION = 64;
 export const FLAG_JPEG_RECODE = 128;
 /** Bit 12, after the orientation's: jpegli's steps on a JPEG source's grid (same size, orientation 1). */
 export const FLAG_JPEG_ALIGN = 4096;
+/** Bit 13: JPEG to JPEG at the same size and orientation, off the source's grid: a DC step of 7 becomes 8. */
+export const FLAG_JPEG_DC_LEVELS = 8192;
 /** Bits 8 to 11 of the flags: the EXIF orientation to apply (codecs/src/orient.h). */
 export const ORIENTATION_SHIFT = 8;
 
