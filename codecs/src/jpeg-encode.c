@@ -74,9 +74,10 @@ static void colour_luma_table(j_compress_ptr grey, int quality) {
 
 /* A JPEG source's flat blocks (DC only: most of a smooth or dark area) decode to one whole level each, so
  * their DC is 8 x a whole number: re-quantised with a DC step of 8 they come out exactly, with 7 (jpegli's at
- * its qualities 70 to 72, our service 78 to 80) they move by up to half a level and break into steps. Measured
- * on issue 24's 4:4:4 sources at service 80 (docs/benchmarks.md): 1.5 % fewer bytes and up to 3 more
- * SSIMULACRA2. Steps of 5 and 6 made 8 lost more score than bytes on detailed photos, so only 7 moves. */
+ * its qualities 69 to 73, our service 78 to 81) they move by up to half a level and break into steps. On issue
+ * 24's 4:4:4 sources at service 80 (docs/benchmarks.md): 0.4 to 4 % fewer bytes, up to 3 more SSIMULACRA2 on
+ * smooth and dark photos, a few tenths less on grainy ones. Steps of 5 and 6 made 8 lost more score than they
+ * saved bytes on detailed photos, so only 7 moves. */
 static void dc_on_levels(JQUANT_TBL *table) {
   if (table->quantval[0] == 7) table->quantval[0] = 8;
 }
