@@ -76,10 +76,11 @@ static void colour_luma_table(j_compress_ptr grey, int quality) {
  * their DC is 8 x a whole number: re-quantised with a DC step of 8 they come out exactly, with 7 (jpegli's at
  * its qualities 69 to 73, our service 78 to 81) they move by up to half a level and break into steps. On issue
  * 24's 4:4:4 sources at service 80 (docs/benchmarks.md): 0.4 to 4 % fewer bytes, up to 3 more SSIMULACRA2 on
- * smooth and dark photos, a few tenths less on grainy ones. Steps of 5 and 6 made 8 lost more score than they
- * saved bytes on detailed photos, so only 7 moves. */
-static void dc_on_levels(JQUANT_TBL *table) {
-  if (table->quantval[0] == 7) table->quantval[0] = 8;
+ * smooth and dark photos, a few tenths less on grainy ones. Steps of 5 and 6 (service 82 to 88) made 8 lost
+ * more score than they saved bytes on detailed photos, and won on smooth ones, so they move only from a smooth
+ * source (`from` 5; jpeg-from-jpeg.ts decides). */
+static void dc_on_levels(JQUANT_TBL *table, int from) {
+  if (table->quantval[0] >= from && table->quantval[0] < 8) table->quantval[0] = 8;
 }
 
 /* 4:2:0 (jpegli's own default is 4:4:4, larger at our qualities), the quality on jpegli's scale
@@ -97,8 +98,8 @@ static void configure(j_compress_ptr cinfo, const encode_options *opt) {
    * saved at 85, at service 80: 1.07 against 1.03 of the former engine's bytes at equal SSIMULACRA2,
    * before the dead zone). */
   if (opt->dc_on_levels) {
-    dc_on_levels(cinfo->quant_tbl_ptrs[0]);
-    if (!grey) dc_on_levels(cinfo->quant_tbl_ptrs[1]);
+    dc_on_levels(cinfo->quant_tbl_ptrs[0], opt->dc_on_levels);
+    if (!grey) dc_on_levels(cinfo->quant_tbl_ptrs[1], opt->dc_on_levels);
   }
   if (opt->align_luma) align_table(cinfo->quant_tbl_ptrs[0], opt->align_luma, grey);
   if (opt->align_chroma && !grey) align_table(cinfo->quant_tbl_ptrs[1], opt->align_chroma, 0);

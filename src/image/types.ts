@@ -99,7 +99,8 @@ export interface OutputSpec {
   alignSteps?: boolean;
   /**
    * JPEG to JPEG at the stored size and orientation, off the input's grid (4:4:4 and other layouts): a DC step of 7
-   * becomes 8, one pixel level, so the input's flat blocks (a DC of 8 times a whole level) are re-quantised exactly.
+   * becomes 8, one pixel level, so the input's flat blocks (a DC of 8 times a whole level) are re-quantised exactly;
+   * from a smooth input (`smooth`: few bits per pixel) steps of 5 and 6 as well.
    */
-  dcOnLevels?: boolean;
+  dcOnLevels?: 'detailed' | 'smooth';
 }

@@ -13,7 +13,6 @@ import { cat, contains, exifApp1, jpegSegment, jpegSosOffset, tiffWithGps } from
 import { craftedJpeg } from '../helpers/crafted';
 import { fixture } from '../helpers/fixtures';
 import { checkJob } from '../helpers/model-cases';
-import { meanRgbDifference } from '../helpers/pixels';
 import { freshEngine, referenceJpegPixels } from './helpers';
 
 const engine = freshEngine();
@@ -155,7 +154,8 @@ describe('JPEG from JPEG: the image path', () => {
     expect(quantTables((await send(grey, 60)).bytes)).toEqual(await plain(grey, 60));
     expect(quantTables((await send(grey, 100)).bytes)).toEqual(quantTables(grey));
     // From 4:4:4 the chroma blocks are not the input's, and aligning the luma alone was measured worse: jpegli's own
-    // steps, but for a DC step of 7 (service 80), which becomes 8; at 85 jpegli's DC step is 5 and stays.
+    // steps, but for a DC step of 7 (service 80), which becomes 8; at 85 jpegli's DC step is 5, and this detailed
+    // input (2.4 bits per pixel) keeps it.
     const from444 = await fixture('engine/444.jpg');
     const own = await plain(from444, 80);
     expect(own.map((table) => table[0])).toEqual([7, 7]);
@@ -164,17 +164,35 @@ describe('JPEG from JPEG: the image path', () => {
   });
 
   it('re-encodes the flat blocks of a 4:4:4 JPEG with a DC step of 8: closer to the input, and no larger', async () => {
-    // Flat blocks decode to one whole level each (a DC of 8 x a whole number): a step of 8 keeps them, 7 moves them.
+    // Flat blocks decode to one whole level each (a DC of 8 x a whole number): a step of 8 keeps them, 7 or 5 moves them.
     const input = craftedJpeg({ width: 256, height: 256, components: [{ h: 1, v: 1 }, { h: 1, v: 1 }, { h: 1, v: 1 }], progressive: false, seed: 7 });
     const header = readHeader(input);
-    const original = await referenceJpegPixels(input);
-    const out: OutputSpec = { format: 'jpeg', quality: encoderQuality('jpeg', 80), width: header.width, height: header.height };
-    expect(onSourceGrid(header, out)).toEqual({ ...out, dcOnLevels: true });
-    const [onLevels, offLevels] = [await engine.transcode(input, header, { ...out, dcOnLevels: true }), await engine.transcode(input, header, out)];
-    expect(quantTables(onLevels).map((table) => table[0])).toEqual([8, 8]);
-    const error = async (jpeg: Uint8Array) => meanRgbDifference(await referenceJpegPixels(jpeg), original);
-    expect(onLevels.length).toBeLessThanOrEqual(offLevels.length);
-    expect(await error(onLevels)).toBeLessThan(await error(offLevels));
+    // The luma's mean error (the chroma is subsampled, and its blocks are not the input's).
+    const luma = (rgba: Uint8ClampedArray) => Array.from({ length: rgba.length / 4 }, (_, i) => 0.299 * rgba[4 * i]! + 0.587 * rgba[4 * i + 1]! + 0.114 * rgba[4 * i + 2]!);
+    const original = luma(await referenceJpegPixels(input));
+    const error = async (jpeg: Uint8Array) => luma(await referenceJpegPixels(jpeg)).reduce((sum, y, i) => sum + Math.abs(y - original[i]!), 0) / original.length;
+    // Service 80 (jpegli's DC step 7) for any input, 85 (step 5) only for a smooth one.
+    for (const [quality, dcOnLevels, jpegliDc] of [[80, 'detailed', 7], [85, 'smooth', 5]] as const) {
+      const out: OutputSpec = { format: 'jpeg', quality: encoderQuality('jpeg', quality), width: header.width, height: header.height };
+      const [onLevels, offLevels] = [await engine.transcode(input, header, { ...out, dcOnLevels }), await engine.transcode(input, header, out)];
+      expect(quantTables(offLevels).map((table) => table[0])).toEqual([jpegliDc, jpegliDc]);
+      expect(quantTables(onLevels).map((table) => table[0])).toEqual([8, 8]);
+      expect(onLevels.length).toBeLessThanOrEqual(offLevels.length);
+      expect(await error(onLevels), `service ${quality}`).toBeLessThan(await error(offLevels));
+    }
+    // A detailed input keeps jpegli's 5.
+    const out: OutputSpec = { format: 'jpeg', quality: encoderQuality('jpeg', 85), width: header.width, height: header.height };
+    expect(quantTables(await engine.transcode(input, header, { ...out, dcOnLevels: 'detailed' })).map((table) => table[0])).toEqual([5, 5]);
+  });
+
+  it('counts a 4:4:4 JPEG of at most 0.55 bits per pixel as smooth', () => {
+    const header = readHeader(craftedJpeg({ width: 256, height: 256, components: [{ h: 1, v: 1 }, { h: 1, v: 1 }, { h: 1, v: 1 }], progressive: false }));
+    const out: OutputSpec = { format: 'jpeg', quality: 78, width: 256, height: 256 };
+    const withBytes = (fileBytes: number) => onSourceGrid({ ...header, fileBytes }, out).dcOnLevels;
+    expect(withBytes((0.55 * 256 * 256) / 8)).toBe('smooth');
+    expect(withBytes((0.56 * 256 * 256) / 8)).toBe('detailed');
+    // Not as stored (a resize): jpegli's steps as they are.
+    expect(onSourceGrid(header, { ...out, width: 128, height: 128 }).dcOnLevels).toBeUndefined();
   });
 
   it('re-codes a grey JPEG whose steps are on the whole no finer than those of its re-encoding, even where that is smaller', async () => {

@@ -15,6 +15,8 @@ export const FLAG_JPEG_RECODE = 128;
 export const FLAG_JPEG_ALIGN = 4096;
 /** Bit 13: JPEG to JPEG at the same size and orientation, off the source's grid: a DC step of 7 becomes 8. */
 export const FLAG_JPEG_DC_LEVELS = 8192;
+/** Bit 14, with FLAG_JPEG_DC_LEVELS: from a smooth source, DC steps of 5 and 6 become 8 as well. */
+export const FLAG_JPEG_DC_LEVELS_SMOOTH = 16384;
 /** Bits 8 to 11 of the flags: the EXIF orientation to apply (codecs/src/orient.h). */
 export const ORIENTATION_SHIFT = 8;
 

@@ -10,6 +10,7 @@ import {
   FLAG_JPEG_ADAPTIVE_QUANTIZATION,
   FLAG_JPEG_ALIGN,
   FLAG_JPEG_DC_LEVELS,
+  FLAG_JPEG_DC_LEVELS_SMOOTH,
   FLAG_JPEG_OPTIMIZE,
   FLAG_JPEG_RECODE,
   FLAG_LIBJPEG_TURBO,
@@ -159,7 +160,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       (chosen.webpLowMemory ? FLAG_WEBP_LOW_MEMORY : 0) |
       (out.recode ? FLAG_JPEG_RECODE : 0) |
       (out.alignSteps ? FLAG_JPEG_ALIGN : 0) |
-      (out.dcOnLevels ? FLAG_JPEG_DC_LEVELS : 0) |
+      (out.dcOnLevels ? FLAG_JPEG_DC_LEVELS | (out.dcOnLevels === 'smooth' ? FLAG_JPEG_DC_LEVELS_SMOOTH : 0) : 0) |
       ((out.orientation ?? 1) << ORIENTATION_SHIFT);
     const work = jobWork(header, out, chosen);
     const scale = options.predictionScale ?? 1;
