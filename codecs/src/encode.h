@@ -20,7 +20,8 @@ typedef struct encode_options {
    * multiple of the source's nearest to it, never finer (NULL: the tables as they are). Chroma only where
    * the output's chroma blocks are the source's (both 4:2:0). */
   const unsigned short *align_luma, *align_chroma;
-  int dc_on_levels; /* jpegli: DC steps from this one (5 or 7) up to 8 become 8 (0: none); jpeg-encode.c says why */
+  int dc_on_levels; /* jpegli: DC steps from this one (5 or 7) up to 8 become 8 (0: none; on the source's grid only
+                     * where 8 is on it); jpeg-encode.c says why */
   int own_webp_alpha; /* WebP: code alpha with webp-alpha.c (no 14 B/px lossless encoder) */
   int webp_low_memory; /* WebP: no whole-image token buffer, about 3 times slower */
   int avif_speed;     /* AVIF: libaom's cpu-used, 0 (slowest) to 9 */

@@ -29,7 +29,7 @@ enum flags {
   FLAG_JPEG_ADAPTIVE_QUANTIZATION = 64, /* JPEG output: jpegli's adaptive quantisation */
   FLAG_JPEG_RECODE = 128, /* JPEG to JPEG on the source's coefficients (jpeg-recode.c), same size */
   FLAG_JPEG_ALIGN = 4096, /* bit 12, after the orientation: JPEG to JPEG, same size, jpegli's steps on the source's grid */
-  FLAG_JPEG_DC_LEVELS = 8192, /* JPEG to JPEG, same size, off the source's grid: a DC step of 7 becomes 8 */
+  FLAG_JPEG_DC_LEVELS = 8192, /* JPEG to JPEG, same size: a DC step of 7 becomes 8 (jpeg-encode.c, dc_on_levels) */
   FLAG_JPEG_DC_LEVELS_SMOOTH = 16384 /* with FLAG_JPEG_DC_LEVELS, from a smooth source: 5 and 6 as well */
 };
 /* Bits 8 to 11 of flags: the EXIF orientation (1 to 8) to apply; 0 means 1. */

@@ -78,9 +78,10 @@ static void colour_luma_table(j_compress_ptr grey, int quality) {
  * 24's 4:4:4 sources at service 80 (docs/benchmarks.md): 0.4 to 4 % fewer bytes, up to 3 more SSIMULACRA2 on
  * smooth and dark photos, a few tenths less on grainy ones. Steps of 5 and 6 (service 82 to 88) made 8 lost
  * more score than they saved bytes on detailed photos, and won on smooth ones, so they move only from a smooth
- * source (`from` 5; jpeg-from-jpeg.ts decides). */
-static void dc_on_levels(JQUANT_TBL *table, int from) {
-  if (table->quantval[0] >= from && table->quantval[0] < 8) table->quantval[0] = 8;
+ * source (`from` 5; jpeg-from-jpeg.ts decides). A table on the source's grid (`source` steps) takes 8 only where
+ * 8 is on that grid too. */
+static void dc_on_levels(JQUANT_TBL *table, int from, const unsigned short *source) {
+  if (table->quantval[0] >= from && table->quantval[0] < 8 && (!source || 8 % source[0] == 0)) table->quantval[0] = 8;
 }
 
 /* 4:2:0 (jpegli's own default is 4:4:4, larger at our qualities), the quality on jpegli's scale
@@ -97,12 +98,12 @@ static void configure(j_compress_ptr cinfo, const encode_options *opt) {
    * grey sources only in part, and aligned in part it measured worse than as it is (flower-im_q85_gray,
    * saved at 85, at service 80: 1.07 against 1.03 of the former engine's bytes at equal SSIMULACRA2,
    * before the dead zone). */
-  if (opt->dc_on_levels) {
-    dc_on_levels(cinfo->quant_tbl_ptrs[0], opt->dc_on_levels);
-    if (!grey) dc_on_levels(cinfo->quant_tbl_ptrs[1], opt->dc_on_levels);
-  }
   if (opt->align_luma) align_table(cinfo->quant_tbl_ptrs[0], opt->align_luma, grey);
   if (opt->align_chroma && !grey) align_table(cinfo->quant_tbl_ptrs[1], opt->align_chroma, 0);
+  if (opt->dc_on_levels) {
+    dc_on_levels(cinfo->quant_tbl_ptrs[0], opt->dc_on_levels, opt->align_luma);
+    if (!grey) dc_on_levels(cinfo->quant_tbl_ptrs[1], opt->dc_on_levels, opt->align_chroma);
+  }
   jpegli_enable_adaptive_quantization(cinfo, opt->jpeg_adaptive_quantization ? TRUE : FALSE);
   jpegli_set_progressive_level(cinfo, opt->progressive ? 2 : 0);
   cinfo->optimize_coding = opt->progressive || opt->jpeg_optimize_coding ? TRUE : FALSE;

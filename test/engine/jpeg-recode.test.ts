@@ -11,6 +11,7 @@ import { PROGRESS_ENCODER_STEP, PROGRESS_SCANNED } from '../../src/image/wasm/ab
 import { recodeBlockVisits } from '../../src/image/wasm/cpu-model';
 import { cat, contains, exifApp1, jpegSegment, jpegSosOffset, tiffWithGps } from '../container/synth';
 import { craftedJpeg } from '../helpers/crafted';
+import { pixelPng } from '../helpers/png';
 import { fixture } from '../helpers/fixtures';
 import { checkJob } from '../helpers/model-cases';
 import { freshEngine, referenceJpegPixels } from './helpers';
@@ -183,6 +184,26 @@ describe('JPEG from JPEG: the image path', () => {
     // A detailed input keeps jpegli's 5.
     const out: OutputSpec = { format: 'jpeg', quality: encoderQuality('jpeg', 85), width: header.width, height: header.height };
     expect(quantTables(await engine.transcode(input, header, { ...out, dcOnLevels: 'detailed' })).map((table) => table[0])).toEqual([5, 5]);
+  });
+
+  it('puts the DC step of a smooth 4:2:0 JPEG on its grid at 8 where 8 is on it, and only there', async () => {
+    // Sources of our own 4:2:0 encoder: a gradient saved at jpegli's 92 (DC step 2) and at 88 (DC step 3).
+    const png = pixelPng(256, 256, 3, (x, y) => [x, y, 255 - x]);
+    const saved = (quality: number) => engine.transcode(png, readHeader(png), { format: 'jpeg', quality, width: 256, height: 256 });
+    const out: OutputSpec = { format: 'jpeg', quality: encoderQuality('jpeg', 85), width: 256, height: 256 };
+    const dc = async (source: Uint8Array, spec: Partial<OutputSpec>) => quantTables(await engine.transcode(source, readHeader(source), { ...out, ...spec })).map((table) => table[0]);
+    const [fine, coarse] = [await saved(92), await saved(88)];
+    expect(readHeader(fine).steps.map((table) => table[0])).toEqual([2, 2, 2]);
+    expect(readHeader(coarse).steps.map((table) => table[0])).toEqual([3, 3, 3]);
+    // On the grid, jpegli's 5 becomes 6 on both; a smooth source's becomes 8 where that is a multiple of 2, not of 3.
+    expect(await dc(fine, { alignSteps: true })).toEqual([6, 6]);
+    expect(await dc(fine, { alignSteps: true, dcOnLevels: 'smooth' })).toEqual([8, 8]);
+    expect(await dc(coarse, { alignSteps: true, dcOnLevels: 'smooth' })).toEqual([6, 6]);
+    // The pipeline asks for it from a smooth 4:2:0 source only.
+    const header = readHeader(fine);
+    const smoothBytes = (0.5 * 256 * 256) / 8;
+    expect(onSourceGrid({ ...header, fileBytes: smoothBytes }, out)).toEqual({ ...out, alignSteps: true, dcOnLevels: 'smooth' });
+    expect(onSourceGrid({ ...header, fileBytes: 2 * smoothBytes }, out)).toEqual({ ...out, alignSteps: true });
   });
 
   it('counts a 4:4:4 JPEG of at most 0.55 bits per pixel as smooth', () => {

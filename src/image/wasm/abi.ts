@@ -13,7 +13,7 @@ export const FLAG_JPEG_ADAPTIVE_QUANTIZATION = 64;
 export const FLAG_JPEG_RECODE = 128;
 /** Bit 12, after the orientation's: jpegli's steps on a JPEG source's grid (same size, orientation 1). */
 export const FLAG_JPEG_ALIGN = 4096;
-/** Bit 13: JPEG to JPEG at the same size and orientation, off the source's grid: a DC step of 7 becomes 8. */
+/** Bit 13: JPEG to JPEG at the same size and orientation: a DC step of 7 becomes 8 (on the source's grid, where 8 is on it). */
 export const FLAG_JPEG_DC_LEVELS = 8192;
 /** Bit 14, with FLAG_JPEG_DC_LEVELS: from a smooth source, DC steps of 5 and 6 become 8 as well. */
 export const FLAG_JPEG_DC_LEVELS_SMOOTH = 16384;
