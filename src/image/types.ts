@@ -98,10 +98,9 @@ export interface OutputSpec {
    */
   alignSteps?: boolean;
   /**
-   * JPEG to JPEG at the stored size and orientation, off the input's grid (4:4:4 and other layouts): a DC step of 7
-   * becomes 8, one pixel level, so the input's flat blocks (a DC of 8 times a whole level) are re-quantised exactly;
-   * from a smooth input (`smooth`: few bits per pixel) steps of 5 and 6 as well, and on the input's grid
-   * (`alignSteps`) only where 8 is a multiple of the input's DC step.
+   * JPEG to JPEG at the stored size and orientation: a DC step of 7 becomes 8, one pixel level, so the input's flat
+   * blocks (a DC of 8 times a whole level) are re-quantised exactly; from a smooth input (`smooth`: few bits per
+   * pixel) steps of 5 and 6 as well. With `alignSteps`, only where 8 is a multiple of the input's DC step.
    */
   dcOnLevels?: 'detailed' | 'smooth';
 }
