@@ -33,6 +33,12 @@ function quantTables(jpeg: Uint8Array): number[][] {
   return tables;
 }
 
+/** The DC step of each of a JPEG's quantisation tables. */
+const dcSteps = (jpeg: Uint8Array): number[] => quantTables(jpeg).map((table) => table[0]!);
+
+/** A 4:4:4 JPEG of 256 x 256 flat blocks: random whole levels with a seed, one level without. */
+const flat444 = (seed?: number) => craftedJpeg({ width: 256, height: 256, components: [{ h: 1, v: 1 }, { h: 1, v: 1 }, { h: 1, v: 1 }], progressive: false, seed });
+
 /** The engine's lossless PNG of a JPEG: its decoded pixels, to compare two JPEGs' pixels exactly. */
 async function pixels(jpeg: Uint8Array): Promise<Uint8Array> {
   const header = readHeader(jpeg);
@@ -166,7 +172,7 @@ describe('JPEG from JPEG: the image path', () => {
 
   it('re-encodes the flat blocks of a 4:4:4 JPEG with a DC step of 8: closer to the input, and no larger', async () => {
     // Flat blocks decode to one whole level each (a DC of 8 x a whole number): a step of 8 keeps them, 7 or 5 moves them.
-    const input = craftedJpeg({ width: 256, height: 256, components: [{ h: 1, v: 1 }, { h: 1, v: 1 }, { h: 1, v: 1 }], progressive: false, seed: 7 });
+    const input = flat444(7);
     const header = readHeader(input);
     // The luma's mean error (the chroma is subsampled, and its blocks are not the input's).
     const luma = (rgba: Uint8ClampedArray) => Array.from({ length: rgba.length / 4 }, (_, i) => 0.299 * rgba[4 * i]! + 0.587 * rgba[4 * i + 1]! + 0.114 * rgba[4 * i + 2]!);
@@ -176,14 +182,14 @@ describe('JPEG from JPEG: the image path', () => {
     for (const [quality, dcOnLevels, jpegliDc] of [[80, 'detailed', 7], [85, 'smooth', 5]] as const) {
       const out: OutputSpec = { format: 'jpeg', quality: encoderQuality('jpeg', quality), width: header.width, height: header.height };
       const [onLevels, offLevels] = [await engine.transcode(input, header, { ...out, dcOnLevels }), await engine.transcode(input, header, out)];
-      expect(quantTables(offLevels).map((table) => table[0])).toEqual([jpegliDc, jpegliDc]);
-      expect(quantTables(onLevels).map((table) => table[0])).toEqual([8, 8]);
+      expect(dcSteps(offLevels)).toEqual([jpegliDc, jpegliDc]);
+      expect(dcSteps(onLevels)).toEqual([8, 8]);
       expect(onLevels.length).toBeLessThanOrEqual(offLevels.length);
       expect(await error(onLevels), `service ${quality}`).toBeLessThan(await error(offLevels));
     }
     // A detailed input keeps jpegli's 5.
     const out: OutputSpec = { format: 'jpeg', quality: encoderQuality('jpeg', 85), width: header.width, height: header.height };
-    expect(quantTables(await engine.transcode(input, header, { ...out, dcOnLevels: 'detailed' })).map((table) => table[0])).toEqual([5, 5]);
+    expect(dcSteps(await engine.transcode(input, header, { ...out, dcOnLevels: 'detailed' }))).toEqual([5, 5]);
   });
 
   it('puts the DC step of a smooth 4:2:0 JPEG on its grid at 8 where 8 is on it, and only there', async () => {
@@ -191,7 +197,7 @@ describe('JPEG from JPEG: the image path', () => {
     const png = pixelPng(256, 256, 3, (x, y) => [x, y, 255 - x]);
     const saved = (quality: number) => engine.transcode(png, readHeader(png), { format: 'jpeg', quality, width: 256, height: 256 });
     const out: OutputSpec = { format: 'jpeg', quality: encoderQuality('jpeg', 85), width: 256, height: 256 };
-    const dc = async (source: Uint8Array, spec: Partial<OutputSpec>) => quantTables(await engine.transcode(source, readHeader(source), { ...out, ...spec })).map((table) => table[0]);
+    const dc = async (source: Uint8Array, spec: Partial<OutputSpec>) => dcSteps(await engine.transcode(source, readHeader(source), { ...out, ...spec }));
     const [fine, coarse] = [await saved(92), await saved(88)];
     expect(readHeader(fine).steps.map((table) => table[0])).toEqual([2, 2, 2]);
     expect(readHeader(coarse).steps.map((table) => table[0])).toEqual([3, 3, 3]);
@@ -207,7 +213,7 @@ describe('JPEG from JPEG: the image path', () => {
   });
 
   it('counts a 4:4:4 JPEG of at most 0.55 bits per pixel as smooth', () => {
-    const header = readHeader(craftedJpeg({ width: 256, height: 256, components: [{ h: 1, v: 1 }, { h: 1, v: 1 }, { h: 1, v: 1 }], progressive: false }));
+    const header = readHeader(flat444());
     const out: OutputSpec = { format: 'jpeg', quality: 78, width: 256, height: 256 };
     const withBytes = (fileBytes: number) => onSourceGrid({ ...header, fileBytes }, out).dcOnLevels;
     expect(withBytes((0.55 * 256 * 256) / 8)).toBe('smooth');
