@@ -10,6 +10,9 @@
 // confirmed once on photos nobody tuning had seen (`node bench/quality.mjs fresh`); never run it while tuning. The
 // unseen part (masters from Debian packages no other part uses) was made after the fresh part had been looked at:
 // nobody tuning has seen its results; it is run only to confirm what tuning chose (`node bench/quality.mjs unseen`).
+// The final part (masters from Debian packages no other part uses, weighted like traffic: mostly 4:2:0 phone and web
+// JPEGs) was made after every other part had been seen: it is run once, on the session's final code, by whoever
+// tuned, and never while tuning (`node bench/quality.mjs final`).
 import { execFileSync, execSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +38,10 @@ const piped = ({ from, ...source }, command) => ({ ...source, from: `${from} | $
 const lxqt = (name, decode = 'pngtopnm') => debian('lxqt-themes', `lxqt/wallpapers/${name}`, decode);
 /** Ubuntu Kylin's wallpapers, renders (ukui-wallpapers 20.04.3; CC-BY-SA-3.0). */
 const ukui = (name, decode = 'pngtopnm') => debian('ukui-wallpapers', `backgrounds/${name}`, decode);
+/** MATE's nature photos of 2005 to 2008 (mate-backgrounds 1.26; each GPL-2+, by the authors its copyright names). */
+const mateNature = (name) => debian('mate-backgrounds', `backgrounds/mate/nature/${name}.jpg`);
+/** KStars's files (kstars-data 3.6.2; Debian: GPL-2+, its manual GFDL-1.2+). */
+const kstars = (path, decode) => debian('kstars-data', path, decode);
 
 /**
  * name -> how it is made: `from` a shell pipeline from the corpus ($C) or a Debian package's `file` writing a PPM
@@ -131,11 +138,37 @@ const SET = {
   // KDE Plasma's desktop with its menu open, from the Debian Administrator's Handbook (debian-handbook 11.20220922,
   // GPL-2.0+ or CC-BY-SA-3.0).
   'screenshot-kde-q90.jpg': { ...debian('debian-handbook', 'doc/debian-handbook/html/en-US/images/kde.png', 'pngtopnm'), saves: ['-quality 90'], part: 'unseen' },
+
+  // Traffic as it comes, weighted as it is (mostly 4:2:0 phone and web JPEGs), from Debian packages no other part uses.
+  // Phone-size: a red hill over a lake that a phone took at 4032x3024 (digiKam's about page, digikam-data 7.9.0,
+  // GPL-2+); Wyng Stancikaite's elephants, a painting of 5640x3172 (mate-backgrounds 1.26, GPL-2+), cropped to 4:3; the
+  // night sky with constellation lines over a mountain ridge (KStars Lite's splash, 4245x2388), cropped to a phone's
+  // 16:9; GNOME's licorice render (gnome-backgrounds 43.1; Debian: GPL-2+), cropped to 4:3.
+  'lake-4032-q92.jpg': { ...debian('digikam-data', 'digikam/about/images/body-background.jpg'), saves: ['-quality 92'], part: 'final' },
+  'elephants-4032-q95.jpg': { ...piped(debian('mate-backgrounds', 'backgrounds/mate/abstract/Elephants_5640x3172.jpg'), crop(804, 74, 4032, 3024)), saves: ['-quality 95'], part: 'final' },
+  'night-sky-4032-q88-prog.jpg': { ...piped(kstars('kstars/kstarslite/qml/images/splash_bg@4x.jpeg'), crop(106, 60, 4032, 2268)), saves: ['-quality 88 -progressive'], part: 'final' },
+  'licorice-4032-q93.jpg': { ...piped(debian('gnome-backgrounds', 'backgrounds/gnome/licorice-d.webp', 'dwebp -quiet -ppm -o -'), crop(32, 536, 4032, 3024)), saves: ['-quality 93'], part: 'final' },
+  // Web JPEGs: MATE's nature photos, some downscaled, two saved twice.
+  'ladybird-twice-q90-q78.jpg': { ...mateNature('LadyBird'), saves: ['-quality 90', '-quality 78'], part: 'final' },
+  'raindrops-1600-twice-q85-q75.jpg': { ...piped(mateNature('RainDrops'), 'pamscale -width 1600'), saves: ['-quality 85', '-quality 75'], part: 'final' },
+  'two-wings-1920-q77.jpg': { ...piped(mateNature('TwoWings'), 'pamscale -width 1920'), saves: ['-quality 77'], part: 'final' },
+  'dune-1280-q83.jpg': { ...piped(mateNature('Dune'), 'pamscale -width 1280'), saves: ['-quality 83'], part: 'final' },
+  'wood-2048-q84-prog.jpg': { ...piped(mateNature('Wood'), 'pamscale -width 2048'), saves: ['-quality 84 -progressive'], part: 'final' },
+  'green-meadow-q70.jpg': { ...mateNature('GreenMeadow'), saves: ['-quality 70'], part: 'final' },
+  // 4:4:4 at 88 to 92: Ubuntu's first wallpaper, a smooth gradient render (lomiri-wallpapers 20.04.0, CC-BY-SA-3.0,
+  // Nathaniel McCallum); a pastel, a grainy dark one; a yellow flower on black, low-key as photographed.
+  'smooth-warty-2560-q90-444.jpg': { ...piped(debian('lomiri-wallpapers', 'backgrounds/warty-final-ubuntu.png', 'pngtopnm'), 'pamscale -width 2560'), saves: ['-quality 90 -sample 1x1'], part: 'final' },
+  'smooth-pastel-garden-q88-444.jpg': { ...mateNature('Garden'), filter: 'pastelSmooth', saves: ['-quality 88 -sample 1x1'], part: 'final' },
+  'dark-grain-blinds-q91-444.jpg': { ...mateNature('Blinds'), filter: 'darkGrain', saves: ['-quality 91 -sample 1x1'], part: 'final' },
+  'dark-yellow-flower-q89-444.jpg': { ...mateNature('YellowFlower'), saves: ['-quality 89 -sample 1x1'], part: 'final' },
+  'grey-aqua-q87.jpg': { ...piped(mateNature('Aqua'), 'ppmtopgm'), saves: ['-quality 87'], part: 'final' },
+  // KStars's focus module on a HiDPI screen, from its manual.
+  'screenshot-kstars-focus-q85.jpg': { ...kstars('doc/HTML/en/kstars/ekos_focus.png', 'pngtopnm'), saves: ['-quality 85'], part: 'final' },
 };
 
 /** The development set's parts; without a part named, the development set is the first two (the others run alone). */
-export const RESAVED_PARTS = ['tuning', 'held-out', 'confirm', 'fresh', 'unseen'];
-const ALONE = new Set(['confirm', 'fresh', 'unseen']);
+export const RESAVED_PARTS = ['tuning', 'held-out', 'confirm', 'fresh', 'unseen', 'final'];
+const ALONE = new Set(['confirm', 'fresh', 'unseen', 'final']);
 
 /** A binary PPM (P6) or PGM (P5) with maxval 255: its samples and what to write them back with. */
 function readPnm(bytes) {
