@@ -22,6 +22,7 @@ typedef struct encode_options {
   const unsigned short *align_luma, *align_chroma;
   int dc_on_levels; /* jpegli: DC steps from this one (5 or 7) up to 8 become 8 (0: none; on the source's grid only
                      * where 8 is on it); jpeg-encode.c says why */
+  int dc_over_seven; /* jpegli, with dc_on_levels: 8 over a source's DC step of 7 too (bit 0: luma, bit 1: chroma) */
   int own_webp_alpha; /* WebP: code alpha with webp-alpha.c (no 14 B/px lossless encoder) */
   int webp_low_memory; /* WebP: no whole-image token buffer, about 3 times slower */
   int avif_speed;     /* AVIF: libaom's cpu-used, 0 (slowest) to 9 */

@@ -30,7 +30,9 @@ enum flags {
   FLAG_JPEG_RECODE = 128, /* JPEG to JPEG on the source's coefficients (jpeg-recode.c), same size */
   FLAG_JPEG_ALIGN = 4096, /* bit 12, after the orientation: JPEG to JPEG, same size, jpegli's steps on the source's grid */
   FLAG_JPEG_DC_LEVELS = 8192, /* JPEG to JPEG, same size: a DC step of 7 becomes 8 (jpeg-encode.c, dc_on_levels) */
-  FLAG_JPEG_DC_LEVELS_SMOOTH = 16384 /* with FLAG_JPEG_DC_LEVELS, from a smooth source: 5 and 6 as well */
+  FLAG_JPEG_DC_LEVELS_SMOOTH = 16384, /* with FLAG_JPEG_DC_LEVELS, from a smooth source: 5 and 6 as well, and the
+                                       * chroma's 8 over a source's DC step of 7 */
+  FLAG_JPEG_DC_LEVELS_FLAT = 32768 /* with FLAG_JPEG_DC_LEVELS_SMOOTH, from a flat source: the luma's as well */
 };
 /* Bits 8 to 11 of flags: the EXIF orientation (1 to 8) to apply; 0 means 1. */
 #define ORIENTATION_SHIFT 8
@@ -115,7 +117,10 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
           j->options.align_luma = target->source_steps[0];
           if (target->source_chroma_420) j->options.align_chroma = target->source_steps[1];
         }
-        if (j->flags & FLAG_JPEG_DC_LEVELS) j->options.dc_on_levels = j->flags & FLAG_JPEG_DC_LEVELS_SMOOTH ? 5 : 7;
+        if (j->flags & FLAG_JPEG_DC_LEVELS) {
+          j->options.dc_on_levels = j->flags & FLAG_JPEG_DC_LEVELS_SMOOTH ? 5 : 7;
+          j->options.dc_over_seven = (j->flags & FLAG_JPEG_DC_LEVELS_SMOOTH ? 2 : 0) | (j->flags & FLAG_JPEG_DC_LEVELS_FLAT ? 1 : 0);
+        }
         j->encoder = (j->flags & FLAG_LIBJPEG_TURBO ? jpeg_encoder_new : jpegli_encoder_new)(shown_w, shown_h, channels, &j->options);
         break;
       case FORMAT_WEBP: j->encoder = webp_encoder_new(shown_w, shown_h, channels, &j->options); break;

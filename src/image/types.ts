@@ -100,7 +100,8 @@ export interface OutputSpec {
   /**
    * JPEG to JPEG at the stored size and orientation: a DC step of 7 becomes 8, one pixel level, so the input's flat
    * blocks (a DC of 8 times a whole level) are re-quantised exactly; from a smooth input (`smooth`: few bits per
-   * pixel) steps of 5 and 6 as well. With `alignSteps`, only where 8 is a multiple of the input's DC step.
+   * pixel) steps of 5 and 6 as well. With `alignSteps`, only where 8 is a multiple of the input's DC step, or over
+   * the input's step of 7: the chroma's from a smooth input, both tables' from a `flat` one (fewer bits still).
    */
-  dcOnLevels?: 'detailed' | 'smooth';
+  dcOnLevels?: 'detailed' | 'smooth' | 'flat';
 }

@@ -10,7 +10,7 @@ import type { OutputSpec } from '../../src/image/types';
 import { PROGRESS_ENCODER_STEP, PROGRESS_SCANNED } from '../../src/image/wasm/abi';
 import { recodeBlockVisits } from '../../src/image/wasm/cpu-model';
 import { cat, contains, exifApp1, jpegSegment, jpegSosOffset, tiffWithGps } from '../container/synth';
-import { craftedJpeg } from '../helpers/crafted';
+import { craftedJpeg, prng } from '../helpers/crafted';
 import { pixelPng } from '../helpers/png';
 import { fixture } from '../helpers/fixtures';
 import { checkJob } from '../helpers/model-cases';
@@ -210,6 +210,33 @@ describe('JPEG from JPEG: the image path', () => {
     const smoothBytes = (0.5 * 256 * 256) / 8;
     expect(onSourceGrid({ ...header, fileBytes: smoothBytes }, out)).toEqual({ ...out, alignSteps: true, dcOnLevels: 'smooth' });
     expect(onSourceGrid({ ...header, fileBytes: 2 * smoothBytes }, out)).toEqual({ ...out, alignSteps: true });
+  });
+
+  it('puts a smooth 4:2:0 JPEG\'s DC step of 7 at 8: the chroma\'s from a smooth one, the luma\'s too from a flat one', async () => {
+    // Sixteen flat 64 x 64 areas of random colours, saved by our encoder at jpegli's 72 (libjpeg's 77 to 80).
+    const random = prng(24);
+    const colours = Array.from({ length: 16 }, () => [0, 0, 0].map(() => 40 + Math.floor(random() * 176)));
+    const png = pixelPng(256, 256, 3, (x, y) => colours[(y >> 6) * 4 + (x >> 6)]!);
+    const input = await engine.transcode(png, readHeader(png), { format: 'jpeg', quality: 72, width: 256, height: 256 });
+    const header = readHeader(input);
+    expect(header.steps.map((table) => table[0])).toEqual([7, 7, 7]);
+    const out: OutputSpec = { format: 'jpeg', quality: encoderQuality('jpeg', 80), width: 256, height: 256, alignSteps: true };
+    const [kept, smooth, flat] = await Promise.all([{}, { dcOnLevels: 'smooth' }, { dcOnLevels: 'flat' }].map((spec) => engine.transcode(input, header, { ...out, ...spec })));
+    expect([kept, smooth, flat].map(dcSteps)).toEqual([[7, 7], [7, 8], [8, 8]]);
+    // Each step to 8 brings the input's flat blocks back closer, both almost exactly, in no more bytes. Measured
+    // inside each area, whose luma and chroma blocks (upsampled) take in no other colour.
+    const original = await referenceJpegPixels(input);
+    const inside = (i: number) => [(i >> 2) % 256, i >> 10].every((at) => at % 64 >= 16 && at % 64 < 48);
+    const error = async (jpeg: Uint8Array) =>
+      (await referenceJpegPixels(jpeg)).reduce((sum, value, i) => (inside(i) ? sum + Math.abs(value - original[i]!) : sum), 0);
+    const [keptError, smoothError, flatError] = [await error(kept), await error(smooth), await error(flat)];
+    expect(smoothError).toBeLessThan(keptError);
+    expect(flatError).toBeLessThan(smoothError / 100);
+    expect(smooth.length).toBeLessThanOrEqual(kept.length);
+    expect(flat.length).toBeLessThanOrEqual(kept.length);
+    // The pipeline's classes by bits per pixel: flat at 0.30 or fewer, smooth to 0.55, then detailed (alignment only).
+    const withBits = (bitsPerPixel: number) => onSourceGrid({ ...header, fileBytes: (bitsPerPixel * 256 * 256) / 8 }, out).dcOnLevels;
+    expect([0.3, 0.31, 0.55, 0.56].map(withBits)).toEqual(['flat', 'smooth', 'smooth', undefined]);
   });
 
   it('counts a 4:4:4 JPEG of at most 0.55 bits per pixel as smooth', () => {

@@ -23,14 +23,22 @@ const onAGrid = ({ steps }: ImageHeader) => steps.every((table) => table.every((
  * measured worse than as it is. Other layouts as stored (4:4:4) keep jpegli's steps but for a DC step of 7, which
  * becomes 8 (`dcOnLevels`): the input's flat blocks, a whole pixel level each, are then re-quantised exactly; from
  * a smooth input, steps of 5 and 6 as well. A smooth 4:2:0 input's DC step on its grid becomes 8 the same way
- * where 8 is on that grid (a DC step of 1, 2 or 4: libjpeg qualities 86 to 89 and 93 up).
+ * where 8 is on that grid (a DC step of 1, 2 or 4: libjpeg qualities 86 to 89 and 93 up), and over an input's
+ * step of 7 (libjpeg 77 to 80) the chroma's does, and from a flat input the luma's too (codecs/src/jpeg-encode.c,
+ * dc_on_levels, has the measurements).
  */
 export function onSourceGrid(header: ImageHeader, out: OutputSpec): OutputSpec {
   if (!asStored(header, out) || !onAGrid(header)) return out;
-  const smooth = (header.fileBytes * 8) / (header.width * header.height) <= SMOOTH_BITS_PER_PIXEL;
   if (header.grey) return { ...out, alignSteps: true };
-  if (is420(header)) return smooth ? { ...out, alignSteps: true, dcOnLevels: 'smooth' } : { ...out, alignSteps: true };
-  return { ...out, dcOnLevels: smooth ? 'smooth' : 'detailed' };
+  const level = dcLevel(header);
+  if (is420(header)) return level === 'detailed' ? { ...out, alignSteps: true } : { ...out, alignSteps: true, dcOnLevels: level };
+  return { ...out, dcOnLevels: level };
+}
+
+/** How much of a JPEG is flat, read from its bits per pixel: the `dcOnLevels` it gets. */
+function dcLevel(header: ImageHeader): NonNullable<OutputSpec['dcOnLevels']> {
+  const bitsPerPixel = (header.fileBytes * 8) / (header.width * header.height);
+  return bitsPerPixel <= FLAT_BITS_PER_PIXEL ? 'flat' : bitsPerPixel <= SMOOTH_BITS_PER_PIXEL ? 'smooth' : 'detailed';
 }
 
 /**
@@ -40,6 +48,13 @@ export function onSourceGrid(header: ImageHeader, out: OutputSpec): OutputSpec {
  * near 1, 1.01 at 0.59, and lost 1.5 to 6.6 % on every one of 1.03 or more (grain, fine detail).
  */
 const SMOOTH_BITS_PER_PIXEL = 0.55;
+
+/**
+ * The bits per pixel of a 4:2:0 JPEG at or under which it is flat: its luma's DC step of 7 becomes 8 too. On the
+ * tuning photos re-saved at 78 (sources of 0.20 to 0.28) that took 0.90 to 0.94 of the former engine's bytes at
+ * equal SSIMULACRA2 at service 80 where the chroma's alone took 0.94 to 1.01; from 0.41 up it lost up to 10 %.
+ */
+const FLAT_BITS_PER_PIXEL = 0.3;
 
 /**
  * The lossless re-coding of a JPEG (codecs/src/jpeg-recode.c, as `jpegtran -optimize -progressive -copy none`

@@ -15,8 +15,10 @@ export const FLAG_JPEG_RECODE = 128;
 export const FLAG_JPEG_ALIGN = 4096;
 /** Bit 13: JPEG to JPEG at the same size and orientation: a DC step of 7 becomes 8 (on the source's grid, where 8 is on it). */
 export const FLAG_JPEG_DC_LEVELS = 8192;
-/** Bit 14, with FLAG_JPEG_DC_LEVELS: from a smooth source, DC steps of 5 and 6 become 8 as well. */
+/** Bit 14, with FLAG_JPEG_DC_LEVELS: from a smooth source, DC steps of 5 and 6 become 8 as well, and the chroma's 7 on a source's 7. */
 export const FLAG_JPEG_DC_LEVELS_SMOOTH = 16384;
+/** Bit 15, with FLAG_JPEG_DC_LEVELS_SMOOTH: from a flat source, the luma's 7 on a source's 7 becomes 8 as well. */
+export const FLAG_JPEG_DC_LEVELS_FLAT = 32768;
 /** Bits 8 to 11 of the flags: the EXIF orientation to apply (codecs/src/orient.h). */
 export const ORIENTATION_SHIFT = 8;
 

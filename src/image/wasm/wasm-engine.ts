@@ -10,6 +10,7 @@ import {
   FLAG_JPEG_ADAPTIVE_QUANTIZATION,
   FLAG_JPEG_ALIGN,
   FLAG_JPEG_DC_LEVELS,
+  FLAG_JPEG_DC_LEVELS_FLAT,
   FLAG_JPEG_DC_LEVELS_SMOOTH,
   FLAG_JPEG_OPTIMIZE,
   FLAG_JPEG_RECODE,
@@ -41,6 +42,12 @@ const JPEG_FLAGS: Record<JpegPlan, number> = {
   optimized: FLAG_JPEG_OPTIMIZE,
   streaming: 0,
   baseline: FLAG_LIBJPEG_TURBO,
+};
+
+const DC_LEVEL_FLAGS: Record<NonNullable<OutputSpec['dcOnLevels']>, number> = {
+  detailed: FLAG_JPEG_DC_LEVELS,
+  smooth: FLAG_JPEG_DC_LEVELS | FLAG_JPEG_DC_LEVELS_SMOOTH,
+  flat: FLAG_JPEG_DC_LEVELS | FLAG_JPEG_DC_LEVELS_SMOOTH | FLAG_JPEG_DC_LEVELS_FLAT,
 };
 
 /** An ImageEngine on codecs/dist/engine.wasm, with what tests and the bench need to look inside. */
@@ -160,7 +167,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       (chosen.webpLowMemory ? FLAG_WEBP_LOW_MEMORY : 0) |
       (out.recode ? FLAG_JPEG_RECODE : 0) |
       (out.alignSteps ? FLAG_JPEG_ALIGN : 0) |
-      (out.dcOnLevels ? FLAG_JPEG_DC_LEVELS | (out.dcOnLevels === 'smooth' ? FLAG_JPEG_DC_LEVELS_SMOOTH : 0) : 0) |
+      (out.dcOnLevels ? DC_LEVEL_FLAGS[out.dcOnLevels] : 0) |
       ((out.orientation ?? 1) << ORIENTATION_SHIFT);
     const work = jobWork(header, out, chosen);
     const scale = options.predictionScale ?? 1;
