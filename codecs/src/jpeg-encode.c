@@ -79,14 +79,15 @@ static void colour_luma_table(j_compress_ptr grey, int quality) {
  * smooth and dark photos, a few tenths less on grainy ones. Steps of 5 and 6 (service 82 to 88) made 8 lost
  * more score than they saved bytes on detailed photos, and won on smooth ones, so they move only from a smooth
  * source (`from` 5; jpeg-from-jpeg.ts decides). A table on the source's grid (`source` steps) takes 8 only where
- * 8 is on that grid too, or (`over_seven`) over a source's DC step of 7 (libjpeg's qualities 77 to 80): from a
- * smooth 4:2:0 source kept at 7, flat areas of a colour near the gamut's edge came back a level off (konqui's
+ * 8 is on that grid too, or (`over_seven`) where jpegli's own step (`own`, before alignment) is 7 on a source's 7
+ * (libjpeg's qualities 77 to 80; asked for more, the source's own step stays): from a smooth 4:2:0 source kept at
+ * 7, flat areas of a colour near the gamut's edge came back a level off (konqui's
  * sky, 0,104,199, as 0,103,198: butteraugli 1.45, 0.78 at 8). Re-saves at 78 of the tuning photos at service 80,
  * bytes at equal SSIMULACRA2 against the former engine's: at 0.30 or fewer bits per pixel 8 on both tables took
  * 0.90 to 0.94 where 7 took 1.03 to 1.11; from 0.41 to 0.52 the chroma's 8 alone was the better (0.71 to 0.81),
  * the luma's lost up to 10 % there; on detailed sources (0.59 up) both lost. */
-static void dc_on_levels(JQUANT_TBL *table, int from, const unsigned short *source, int over_seven) {
-  int on_grid = !source || 8 % source[0] == 0 || (over_seven && source[0] == 7);
+static void dc_on_levels(JQUANT_TBL *table, int own, int from, const unsigned short *source, int over_seven) {
+  int on_grid = !source || 8 % source[0] == 0 || (over_seven && source[0] == 7 && own == 7);
   if (table->quantval[0] >= from && table->quantval[0] < 8 && on_grid) table->quantval[0] = 8;
 }
 
@@ -100,6 +101,7 @@ static void configure(j_compress_ptr cinfo, const encode_options *opt) {
   if (!grey) sample_420(cinfo);
   jpegli_set_quality(cinfo, opt->quality, TRUE);
   if (grey) colour_luma_table(cinfo, opt->quality);
+  int own_dc_luma = cinfo->quant_tbl_ptrs[0]->quantval[0], own_dc_chroma = grey ? 0 : cinfo->quant_tbl_ptrs[1]->quantval[0];
   /* Grey input's table is aligned only whole: jpegli's luma table falls on the Annex K grid of the usual
    * grey sources only in part, and aligned in part it measured worse than as it is (flower-im_q85_gray,
    * saved at 85, at service 80: 1.07 against 1.03 of the former engine's bytes at equal SSIMULACRA2,
@@ -107,8 +109,8 @@ static void configure(j_compress_ptr cinfo, const encode_options *opt) {
   if (opt->align_luma) align_table(cinfo->quant_tbl_ptrs[0], opt->align_luma, grey);
   if (opt->align_chroma && !grey) align_table(cinfo->quant_tbl_ptrs[1], opt->align_chroma, 0);
   if (opt->dc_on_levels) {
-    dc_on_levels(cinfo->quant_tbl_ptrs[0], opt->dc_on_levels, opt->align_luma, opt->dc_over_seven & 1);
-    if (!grey) dc_on_levels(cinfo->quant_tbl_ptrs[1], opt->dc_on_levels, opt->align_chroma, opt->dc_over_seven & 2);
+    dc_on_levels(cinfo->quant_tbl_ptrs[0], own_dc_luma, opt->dc_on_levels, opt->align_luma, opt->dc_over_seven & 1);
+    if (!grey) dc_on_levels(cinfo->quant_tbl_ptrs[1], own_dc_chroma, opt->dc_on_levels, opt->align_chroma, opt->dc_over_seven & 2);
   }
   jpegli_enable_adaptive_quantization(cinfo, opt->jpeg_adaptive_quantization ? TRUE : FALSE);
   jpegli_set_progressive_level(cinfo, opt->progressive ? 2 : 0);

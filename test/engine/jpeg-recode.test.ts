@@ -223,6 +223,9 @@ describe('JPEG from JPEG: the image path', () => {
     const out: OutputSpec = { format: 'jpeg', quality: encoderQuality('jpeg', 80), width: 256, height: 256, alignSteps: true };
     const [kept, smooth, flat] = await Promise.all([{}, { dcOnLevels: 'smooth' }, { dcOnLevels: 'flat' }].map((spec) => engine.transcode(input, header, { ...out, ...spec })));
     expect([kept, smooth, flat].map(dcSteps)).toEqual([[7, 7], [7, 8], [8, 8]]);
+    // Only where jpegli's own step is 7 (service 78 to 81): asked for more, the input's 7 stays, the input's own step.
+    const finer = await engine.transcode(input, header, { ...out, quality: encoderQuality('jpeg', 90), dcOnLevels: 'flat' });
+    expect(dcSteps(finer)).toEqual([7, 7]);
     // Each step to 8 brings the input's flat blocks back closer, both almost exactly, in no more bytes. Measured
     // inside each area, whose luma and chroma blocks (upsampled) take in no other colour.
     const original = await referenceJpegPixels(input);
