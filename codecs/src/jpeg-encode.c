@@ -84,8 +84,8 @@ static void colour_luma_table(j_compress_ptr grey, int quality) {
  * 7, flat areas of a colour near the gamut's edge came back a level off (konqui's sky, 0,104,199, as 0,103,198:
  * butteraugli 1.45, 0.78 at 8). Re-saves at 78 of the tuning photos, and konqui, at service 80, bytes at equal
  * SSIMULACRA2 against the former engine's: at 0.30 or fewer bits per pixel 8 on both tables took 0.90 to 0.94 where
- * 7 took 0.94 to 1.11; from 0.41 to 0.52 the chroma's 8 alone won on three of four (up to 6 %; retina lost 2 %) and both
- * tables' lost up to 13 %; on detailed sources (0.59 up) both lost. */
+ * 7 took 0.94 to 1.11; from 0.41 to 0.52 the chroma's 8 alone won on three of four (up to 6 %; retina lost 2 %)
+ * and both tables' lost up to 13 %; on detailed sources (0.59 up) both lost. */
 static void dc_on_levels(JQUANT_TBL *table, int own, int from, const unsigned short *source, int over_seven) {
   int on_grid = !source || 8 % source[0] == 0 || (over_seven && source[0] == 7 && own == 7);
   if (table->quantval[0] >= from && table->quantval[0] < 8 && on_grid) table->quantval[0] = 8;
