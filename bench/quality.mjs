@@ -11,8 +11,8 @@
 // narrows it to one part (the section says so); PHOTOS prints instead of writing. `node bench/quality.mjs masters`: the corpus's
 // JPEG photos through the same comparison (what JPEG from JPEG changes must keep their results). `node bench/quality.mjs
 // confirm`: the development set's confirm part alone, in a section of its own (run it only to confirm a change); `fresh`
-// likewise its fresh part, `unseen` its unseen part (never run while tuning), and `final` its final part (run once, on
-// the session's final code). `node bench/quality.mjs oracle`: how jagged our curve is near each service
+// likewise its fresh part, `unseen` its unseen part (never run while tuning), and `final` and `reserve` its final and
+// reserve parts (each run once, on a session's final code). `node bench/quality.mjs oracle`: how jagged our curve is near each service
 // quality on a part (RESAVED_PART, default tuning) and what picking along it would save (bench/resaved-oracle.mjs;
 // RESAVED_SWEEP: the steps of jpegli's quality around the emitted one, default -6,-4,-2,2,4,6); prints, writes nothing.
 import { createHash } from 'node:crypto';
@@ -505,7 +505,7 @@ if (only === 'avif') {
     `(${minutes()} min into the run${avifRowsReused ? `; the rows of ${avifRowsReused} photos measured by earlier runs of this engine and TypeScript, kept in bench/.cache/avif-rows` : ''}.)`,
   ]);
 }
-const today = !only || ['resaved', 'confirm', 'fresh', 'unseen', 'final', 'masters'].includes(only) ? ready(await loadBaseline(root, cache, process.env.TODAY ?? null, 'TODAY')) : undefined;
+const today = !only || ['resaved', 'confirm', 'fresh', 'unseen', 'final', 'reserve', 'masters'].includes(only) ? ready(await loadBaseline(root, cache, process.env.TODAY ?? null, 'TODAY')) : undefined;
 const todayCommand = (part) => `${command(part)}${process.env.TODAY ? ` and TODAY=${process.env.TODAY}` : ''}`;
 /** A JPEG-from-JPEG section: its heading and text, the comparison's tables; printed instead when PHOTOS narrows the run. */
 function resavedSection(key, intro, lines) {
@@ -547,6 +547,14 @@ const ALONE_PARTS = {
       "been seen, run once on the session's final code.",
     ],
   },
+  reserve: {
+    key: 'quality-resaved-reserve',
+    masters: "photos, satellite images and a scanned map of Debian's planetarium and globe packages no other part uses",
+    when: [
+      'smooth gradients): its reserve part, made after the final part had been seen, for what the round then changed (dense 4:4:4',
+      "sources, sources saved at 70 to 75), run once on that round's final code.",
+    ],
+  },
 };
 /** The set's text: what the photos are and how they are compared; `part`: one of ALONE_PARTS. */
 const resavedIntro = (part) => [
@@ -554,7 +562,7 @@ const resavedIntro = (part) => [
   'qualities 70 to 95, 4:2:0, 4:4:4 and grey, baseline and progressive, some downscaled, some saved twice, grainy dark photos and',
   ...(ALONE_PARTS[part]?.when ?? [
     "smooth gradients, and three of libjxl's test JPEGs as they are), split by master photo into a tuning part and a held-out part",
-    'that tuning never looked at (and confirm, fresh, unseen and final parts, below).',
+    'that tuning never looked at (and confirm, fresh, unseen, final and reserve parts, below).',
   ]),
   `Each is sent through the image path as the API runs it (\`compressImage\`, format auto, service quality ${RESAVED_SERVICE.join(' and ')})`,
   `by this checkout and by today's code (${today.label}), and scored against the input itself (decoded by djpeg). Its bytes are`,

@@ -12,7 +12,8 @@
 // nobody tuning has seen its results; it is run only to confirm what tuning chose (`node bench/quality.mjs unseen`).
 // The final part (masters from Debian packages no other part uses, weighted like traffic: mostly 4:2:0 phone and web
 // JPEGs) was made after every other part had been seen: it is run once, on the session's final code, by whoever
-// tuned, and never while tuning (`node bench/quality.mjs final`).
+// tuned, and never while tuning (`node bench/quality.mjs final`). The reserve part (masters from two more Debian
+// packages) was made after the final part had been seen, and is run once likewise (`node bench/quality.mjs reserve`).
 import { execFileSync, execSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,6 +43,10 @@ const ukui = (name, decode = 'pngtopnm') => debian('ukui-wallpapers', `backgroun
 const mateNature = (name) => debian('mate-backgrounds', `backgrounds/mate/nature/${name}.jpg`);
 /** KStars's files (kstars-data 3.6.2; Debian: GPL-2+, its manual GFDL-1.2+). */
 const kstars = (path, decode) => debian('kstars-data', path, decode);
+/** Stellarium's landscape panoramas (stellarium-data 0.22; Debian: GPL-2+; each landscape.ini names its author). */
+const stellarium = (path) => debian('stellarium-data', `stellarium/landscapes/${path}`, 'pngtopnm');
+/** Marble's map textures (marble-data 22.12; Debian: LGPL-2.1+): NASA's Blue Marble and City Lights, a map of 1689. */
+const marble = (path) => debian('marble-data', `marble/data/maps/earth/${path}`);
 
 /**
  * name -> how it is made: `from` a shell pipeline from the corpus ($C) or a Debian package's `file` writing a PPM
@@ -164,11 +169,30 @@ const SET = {
   'grey-aqua-q87.jpg': { ...piped(mateNature('Aqua'), 'ppmtopgm'), saves: ['-quality 87'], part: 'final' },
   // KStars's focus module on a HiDPI screen, from its manual.
   'screenshot-kstars-focus-q85.jpg': { ...kstars('doc/HTML/en/kstars/ekos_focus.png', 'pngtopnm'), saves: ['-quality 85'], part: 'final' },
+
+  // Held in reserve (made in round 7, after every other part had been seen, and run once on that round's final code),
+  // from two Debian packages no other part uses, for what that round changed: dense 4:4:4 sources (detail, grain) at 88
+  // to 92, sources saved at 70 to 75 (whose re-encodes stay near their own steps), high-quality 4:2:0, grey, dark.
+  // Spirit's "Husband Hill" panorama of Mars (NASA/JPL-Caltech/Cornell, Michael Smith): a smooth sky over rocks and
+  // the rover's deck; its ground alone, cropped. A field at Grossmugl (Guenther Wuchterl), a roof at Garching, Apollo
+  // 17's landing site (grey). Earth at night, Earth by day, and Schagen's map of the world of 1689, scanned.
+  'mars-q90-444.jpg': { ...stellarium('mars/mars.png'), saves: ['-quality 90 -sample 1x1'], part: 'reserve' },
+  'mars-ground-q93.jpg': { ...piped(stellarium('mars/mars.png'), crop(0, 480, 2048, 544)), saves: ['-quality 93'], part: 'reserve' },
+  'map-1689-q92-444.jpg': { ...marble('schagen1689/schagen1689.jpg'), saves: ['-quality 92 -sample 1x1'], part: 'reserve' },
+  'map-1689-q70.jpg': { ...marble('schagen1689/schagen1689.jpg'), saves: ['-quality 70'], part: 'reserve' },
+  'dark-grain-city-lights-q90-444.jpg': { ...marble('citylights/citylights.jpg'), filter: 'darkGrain', saves: ['-quality 90 -sample 1x1'], part: 'reserve' },
+  'city-lights-q80.jpg': { ...marble('citylights/citylights.jpg'), saves: ['-quality 80'], part: 'reserve' },
+  'blue-marble-q88-444-prog.jpg': { ...marble('bluemarble/bluemarble.jpg'), saves: ['-quality 88 -sample 1x1 -progressive'], part: 'reserve' },
+  'blue-marble-twice-q85-q72.jpg': { ...marble('bluemarble/bluemarble.jpg'), saves: ['-quality 85', '-quality 72'], part: 'reserve' },
+  'grossmugl-q70.jpg': { ...stellarium('grossmugl/grossmugl_leeberg_crop11.25_2048.png'), saves: ['-quality 70'], part: 'reserve' },
+  'garching-twice-q85-q75-prog.jpg': { ...stellarium('garching/garching-gl2.png'), saves: ['-quality 85', '-quality 75 -progressive'], part: 'reserve' },
+  'grey-apollo-17-q85-prog.jpg': { ...stellarium('moon/apollo17.png'), saves: ['-quality 85 -progressive'], part: 'reserve' },
+  'smooth-pastel-mars-q90-444.jpg': { ...stellarium('mars/mars.png'), filter: 'pastelSmooth', saves: ['-quality 90 -sample 1x1'], part: 'reserve' },
 };
 
 /** The development set's parts; without a part named, the development set is the first two (the others run alone). */
-export const RESAVED_PARTS = ['tuning', 'held-out', 'confirm', 'fresh', 'unseen', 'final'];
-const ALONE = new Set(['confirm', 'fresh', 'unseen', 'final']);
+export const RESAVED_PARTS = ['tuning', 'held-out', 'confirm', 'fresh', 'unseen', 'final', 'reserve'];
+const ALONE = new Set(['confirm', 'fresh', 'unseen', 'final', 'reserve']);
 
 /** A binary PPM (P6) or PGM (P5) with maxval 255: its samples and what to write them back with. */
 function readPnm(bytes) {
