@@ -22,10 +22,10 @@ const onAGrid = ({ steps }: ImageHeader) => steps.every((table) => table.every((
  * input (codecs/src/jpeg-encode.c, align_table): jpegli's luma table, which grey output gets, aligned in part
  * measured worse than as it is. Other layouts as stored (4:4:4) keep jpegli's steps but for a DC step of 7, which
  * becomes 8 (`dcOnLevels`) unless the input is dense: the input's flat blocks, a whole pixel level each, are then
- * re-quantised exactly; from a smooth input, steps of 5 and 6 as well. A smooth 4:2:0 input's DC step on its grid becomes 8 the same way
- * where 8 is on that grid (a DC step of 1, 2 or 4: libjpeg qualities 86 to 89 and 93 up), and over an input's
- * step of 7 (libjpeg 77 to 80) the chroma's does, and from a flat input the luma's too (codecs/src/jpeg-encode.c,
- * dc_on_levels, has the measurements).
+ * re-quantised exactly; from a smooth input, steps of 5 and 6 as well. A smooth 4:2:0 input's DC step on its grid
+ * becomes 8 the same way where 8 is on that grid (a DC step of 1, 2 or 4: libjpeg qualities 86 to 89 and 93 up),
+ * and over an input's step of 7 (libjpeg 77 to 80) the chroma's does, and from a flat input the luma's too
+ * (codecs/src/jpeg-encode.c, dc_on_levels, has the measurements).
  */
 export function onSourceGrid(header: ImageHeader, out: OutputSpec): OutputSpec {
   if (!asStored(header, out) || !onAGrid(header)) return out;
