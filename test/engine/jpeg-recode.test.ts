@@ -161,8 +161,8 @@ describe('JPEG from JPEG: the image path', () => {
     expect(quantTables((await send(grey, 60)).bytes)).toEqual(await plain(grey, 60));
     expect(quantTables((await send(grey, 100)).bytes)).toEqual(quantTables(grey));
     // From 4:4:4 the chroma blocks are not the input's, and aligning the luma alone was measured worse: jpegli's own
-    // steps. A DC step of 7 (service 80) becomes 8 but from a dense input: this one (2.44 bits per pixel) keeps 7,
-    // and at 85 jpegli's DC step of 5 (its rule's test is below).
+    // steps. A DC step of 7 (service 80) becomes 8 except from a dense input: this one (2.44 bits per pixel) keeps 7,
+    // and at 85 jpegli's DC step of 5 (the rule's own test is below).
     const from444 = await fixture('engine/444.jpg');
     const own = await plain(from444, 80);
     expect(own.map((table) => table[0])).toEqual([7, 7]);
