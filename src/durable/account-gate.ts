@@ -20,6 +20,13 @@ export const USAGE_BATCH_DELAY_MS = 5_000;
 const RETRY_MS = 30_000;
 /** "Last used" is shown to the hour: written at most once an hour per key. */
 const LAST_USED_EVERY_MS = 3_600_000;
+/**
+ * The longest the object answers from the account as it last read it from D1. Every change is sent to
+ * the object as it is made (reload()), so this bounds only a change whose reload did not arrive: a key
+ * revoked while the call to the object failed stops working within this time (docs/shared-state.md).
+ * It costs an active account one D1 read per period, paid by the request that finds the state aged.
+ */
+export const ACCOUNT_STATE_MAX_AGE_MS = 30_000;
 
 export type Refusal = 'unknown' | 'revoked' | 'expired' | 'account_disabled';
 
@@ -77,13 +84,16 @@ const addUsage = (to: MonthUsage, from: MonthUsage) => {
  * check-then-count needs no lock, so the quota is never exceeded however many isolates ask at once.
  *
  * D1 stays the store of record. The object reads the account's plan, keys and month from it when it
- * starts (and when told the account changed: reload()), keeps in its own SQLite the requests in flight
- * (held slots) and the compressions D1 has not got yet, and writes those to D1 in batches that D1
- * applies once each (store/account-state.ts), from its alarm, after the answers went out.
+ * starts, when told the account changed (reload()) and once its copy is ACCOUNT_STATE_MAX_AGE_MS old,
+ * keeps in its own SQLite the requests in flight (held slots) and the compressions D1 has not got yet,
+ * and writes those to D1 in batches that D1 applies once each (store/account-state.ts), from its
+ * alarm, after the answers went out.
  */
 export class AccountGate extends DurableObject<Bindings> {
   /** The account as D1 had it at the last load; undefined before the first. */
   #facts: AccountFacts | null | undefined;
+  /** When the last load began (its read saw no change made after that). */
+  #loadedAtMs = 0;
   /** D1's usage of the month last read, per key, with the batches written since added to it. */
   #months = new Map<string, Map<string, MonthUsage>>();
   /** Keys whose "last used" is due to be written, with the time to write. */
@@ -202,11 +212,12 @@ export class AccountGate extends DurableObject<Bindings> {
     return name;
   }
 
-  /** Waits until the account and the month's usage are in memory, reading them from D1 if not. */
+  /** Waits until the account and the month's usage are in memory and younger than ACCOUNT_STATE_MAX_AGE_MS, read from D1 if not. */
   async #ready(month: string): Promise<void> {
-    if (this.#facts !== undefined && this.#months.has(month)) return;
+    const current = () => this.#facts !== undefined && this.#months.has(month) && Date.now() - this.#loadedAtMs < ACCOUNT_STATE_MAX_AGE_MS;
+    if (current()) return;
     await this.#serially(async () => {
-      if (this.#facts === undefined || !this.#months.has(month)) await this.#load(month);
+      if (!current()) await this.#load(month);
     });
   }
 
@@ -218,12 +229,14 @@ export class AccountGate extends DurableObject<Bindings> {
 
   /** Reads the account and `month` from D1 (run serially). Batches D1 has applied are in what it read, so their rows go. */
   async #load(month: string): Promise<void> {
+    const startedMs = Date.now();
     const snapshot = await readAccountSnapshot(this.env.DB, this.#accountId, month);
     const sql = this.ctx.storage.sql;
     sql.exec('DELETE FROM slots WHERE batch <= ?', snapshot.flushedBatch);
     // The numbers go on from D1's, even if this object's storage were ever lost: a reused number would be skipped.
     this.#setLastBatch(Math.max(this.#lastBatch(), snapshot.flushedBatch));
     this.#facts = snapshot.facts;
+    this.#loadedAtMs = startedMs;
     this.#months.clear();
     this.#months.set(month, snapshot.month);
   }

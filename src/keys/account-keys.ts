@@ -1,3 +1,4 @@
+import { ACCOUNT_STATE_MAX_AGE_MS } from '../durable/account-gate';
 import type { Bindings } from '../env';
 import { reloadAccount } from '../limits/account-calls';
 import { auditStatement } from '../store/audit';
@@ -15,9 +16,10 @@ import { keyDisplayPrefix, mintKey } from './key-format';
 /**
  * The rules of an account's keys in the dashboard, all here: a name of at most 50 characters (the form's
  * schema); at most 10 working keys; the secret shown once (only its hash is kept); revoke ends a key now;
- * roll gives a new secret with the same name, the old one ending now or after 24 hours. A revoke or a
- * roll is reported done only once the account's object has read it (keyed requests ask the object, not
- * D1), so the next request with the old key already sees it.
+ * roll gives a new secret with the same name, the old one ending now or after 24 hours. D1 is written
+ * first (the store of record), then the account's object is told (keyed requests ask the object, not D1),
+ * so the next request with the old key already sees it. When that call fails, the change is reported as
+ * unconfirmed: it holds in D1, and the object reads it there within ACCOUNT_STATE_MAX_AGE_MS anyway.
  */
 export const MAX_LIVE_KEYS = 10;
 export const ROLL_GRACE_MS = 24 * 3_600_000;
@@ -51,7 +53,21 @@ export async function createAccountKey(db: D1Database, accountId: string, name: 
   return inserted?.meta.changes === 1 ? { key, prefix } : null;
 }
 
-export type RollResult = { key: string; prefix: string; name: string | null } | 'not_found' | 'not_rollable' | 'too_many';
+/** The most a key ended while its account's object could not be told may keep working, in seconds. */
+export const UNCONFIRMED_END_S = ACCOUNT_STATE_MAX_AGE_MS / 1000;
+
+/** Tells the account's object that its keys changed; false when the call failed (the change stays in D1). */
+async function confirmToObject(env: Bindings, accountId: string): Promise<boolean> {
+  try {
+    await reloadAccount(env, accountId);
+    return true;
+  } catch (err) {
+    console.error(`[keys] the account's object was not told of a key change; it reads D1 within ${UNCONFIRMED_END_S} s`, err);
+    return false;
+  }
+}
+
+export type RollResult = { key: string; prefix: string; name: string | null; confirmed: boolean } | 'not_found' | 'not_rollable' | 'too_many';
 
 /**
  * Rolls a working key that has no end set yet. With a 24-hour grace the old key still counts among the
@@ -74,22 +90,19 @@ export async function rollAccountKey(env: Bindings, accountId: string, oldId: st
       ifChanged: true,
     }),
   ]);
-  if (inserted?.meta.changes === 1) {
-    await reloadAccount(env, accountId);
-    return { key, prefix, name: old.name };
-  }
+  if (inserted?.meta.changes === 1) return { key, prefix, name: old.name, confirmed: await confirmToObject(env, accountId) };
   // The old key was active a moment ago: either a concurrent roll or revoke won, or there was no room.
   return ends === '24h' ? 'too_many' : 'not_rollable';
 }
 
-/** Ends a working key of the account now; false when the account has no such key. */
-export async function revokeAccountKey(env: Bindings, accountId: string, id: string): Promise<boolean> {
+export type RevokeResult = { prefix: string; confirmed: boolean } | 'not_found';
+
+/** Ends a key of the account now (a revoked one again: that retries telling its object). */
+export async function revokeAccountKey(env: Bindings, accountId: string, id: string): Promise<RevokeResult> {
   const db = env.DB;
   const key = await findAccountKey(db, accountId, id);
-  if (!key) return false;
+  if (!key) return 'not_found';
   const now = new Date().toISOString();
   await db.batch([revokeKeyStatement(db, accountId, id, now), auditStatement(db, accountId, 'key_revoked', `${key.prefix}…`, { at: now, ifChanged: true })]);
-  // Also when it was revoked already: a revoke retried after a failed reload reaches the object this time.
-  await reloadAccount(env, accountId);
-  return true;
+  return { prefix: key.prefix, confirmed: await confirmToObject(env, accountId) };
 }

@@ -1,4 +1,4 @@
-import { keyStatus, keyWorks, MAX_LIVE_KEYS, ROLL_GRACE_MS } from '../keys/account-keys';
+import { keyStatus, keyWorks, MAX_LIVE_KEYS, ROLL_GRACE_MS, UNCONFIRMED_END_S } from '../keys/account-keys';
 import { KEY_NAME_MAX } from '../schemas/forms';
 import type { Session } from '../sessions/sessions';
 import type { Plan } from '../store/accounts';
@@ -104,7 +104,7 @@ function KeyRow({ apiKey: k }: { apiKey: ListedKey }) {
   );
 }
 
-interface KeysPageProps {
+export interface KeysPageProps {
   session: Session;
   plan: Plan;
   keys: ListedKey[];
@@ -112,9 +112,11 @@ interface KeysPageProps {
   nameValue?: string | undefined;
   /** A problem with the whole page's request: too many keys, a key that cannot be rolled. */
   notice?: string | undefined;
+  /** A key revoked in D1 whose account's object could not be told: it offers to revoke again. */
+  unconfirmedRevoke?: { id: string; prefix: string } | undefined;
 }
 
-export function KeysPage({ session, plan, keys, nameError, nameValue, notice }: KeysPageProps) {
+export function KeysPage({ session, plan, keys, nameError, nameValue, notice, unconfirmedRevoke }: KeysPageProps) {
   const working = keys.filter(keyWorks);
   const ended = keys.filter((k) => !keyWorks(k)).slice(0, 20);
   const columns = ['Name', 'Key', 'Created', 'Last used', 'Status'];
@@ -129,6 +131,15 @@ export function KeysPage({ session, plan, keys, nameError, nameValue, notice }: 
         <p class="notice" role="alert">
           {notice}
         </p>
+      )}
+      {unconfirmedRevoke && (
+        <div class="notice" role="alert">
+          <p>
+            Key <code>{unconfirmedRevoke.prefix}…</code> is revoked, but the service could not confirm that it has stopped
+            everywhere: it may keep working for up to {UNCONFIRMED_END_S} seconds. Revoke it again to stop it now.
+          </p>
+          <PostButton action={`/dashboard/keys/${unconfirmedRevoke.id}/revoke`} label="Revoke again" kind="danger" />
+        </div>
       )}
       <h2>Create a key</h2>
       <p>
@@ -167,11 +178,13 @@ export interface NewKey {
   name: string | null;
   /** Set after a roll: when the old secret stops working. */
   oldKeyEnds?: 'now' | '24h';
+  /** Set after a roll whose account's object could not be told: an old secret ended now may work a little longer. */
+  unconfirmed?: boolean;
 }
 
 /** The only time a key's secret is shown. The page is never cached (no-store, like every dashboard page). */
 export function NewKeyPage({ session, newKey, origin }: { session: Session; newKey: NewKey; origin: string }) {
-  const { secret, name, oldKeyEnds } = newKey;
+  const { secret, name, oldKeyEnds, unconfirmed } = newKey;
   return (
     <Page title="Your new key" session={session} current="keys" scripts={['/assets/dashboard.js']}>
       <h1>{oldKeyEnds ? 'Your rolled key' : 'Your new key'}</h1>
@@ -191,7 +204,12 @@ export function NewKeyPage({ session, newKey, origin }: { session: Session; newK
       </div>
       {oldKeyEnds && (
         <p>
-          The old secret {oldKeyEnds === 'now' ? 'stopped working just now.' : `keeps working for ${ROLL_GRACE_MS / 3_600_000} hours, then ends.`}
+          The old secret{' '}
+          {oldKeyEnds === '24h'
+            ? `keeps working for ${ROLL_GRACE_MS / 3_600_000} hours, then ends.`
+            : unconfirmed
+              ? `has ended, but the service could not confirm that it has stopped everywhere: it may keep working for up to ${UNCONFIRMED_END_S} seconds.`
+              : 'stopped working just now.'}
         </p>
       )}
       <h2>Try it</h2>

@@ -6,7 +6,7 @@ import { flushAccountUsage } from '../limits/account-calls';
 import { monthWindow } from '../limits/month';
 import { readMailSetup, senderAddress } from '../mail/mail-setup';
 import { DashboardPage, PlanPage, type UpgradeContact } from '../pages/dashboard-page';
-import { KeyShownPage, KeysPage, NewKeyPage, type NewKey } from '../pages/keys-pages';
+import { KeyShownPage, KeysPage, NewKeyPage, type KeysPageProps, type NewKey } from '../pages/keys-pages';
 import { renderPage } from '../pages/layout';
 import { SecurityPage } from '../pages/security-page';
 import { chartDays, firstChartDay } from '../pages/usage-chart';
@@ -57,7 +57,10 @@ export const dashboardRoutes = new Hono<AppEnv>()
     return renderPage(c, <NewKeyPage session={session} newKey={JSON.parse(sealed) as NewKey} origin={origin} />);
   })
   .post('/dashboard/keys/:id/revoke', async (c) => {
-    if (!(await revokeAccountKey(c.env, c.var.session.accountId, c.req.param('id')))) throw new ApiError('not_found', 'You have no such key.');
+    const id = c.req.param('id');
+    const revoked = await revokeAccountKey(c.env, c.var.session.accountId, id);
+    if (revoked === 'not_found') throw new ApiError('not_found', 'You have no such key.');
+    if (!revoked.confirmed) return keysPage(c, { unconfirmedRevoke: { id, prefix: revoked.prefix } }, 503);
     return c.redirect('/dashboard/keys', 303);
   })
   .post('/dashboard/keys/:id/roll', async (c) => {
@@ -69,7 +72,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
     if (rolled === 'too_many') {
       return keysPage(c, { notice: 'Keeping the old key for 24 hours would make 11 working keys: end it now, or revoke another key first.' }, 400);
     }
-    return showNewKey(c, { secret: rolled.key, name: rolled.name, oldKeyEnds: form.data.ends });
+    return showNewKey(c, { secret: rolled.key, name: rolled.name, oldKeyEnds: form.data.ends, ...(rolled.confirmed ? {} : { unconfirmed: true }) });
   })
   .get('/dashboard/security', async (c) => {
     const { session } = c.var;
@@ -104,8 +107,8 @@ async function showNewKey(c: Context<AppEnv>, newKey: NewKey): Promise<Response>
 
 async function keysPage(
   c: Context<AppEnv>,
-  form: { nameError?: string | undefined; nameValue?: string | undefined; notice?: string | undefined } = {},
-  status: 200 | 400 = 200,
+  form: Pick<KeysPageProps, 'nameError' | 'nameValue' | 'notice' | 'unconfirmedRevoke'> = {},
+  status: 200 | 400 | 503 = 200,
 ): Promise<Response> {
   const { session } = c.var;
   await flushAccountUsage(c.env, session.accountId);

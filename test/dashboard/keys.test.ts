@@ -1,9 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it, vi } from 'vitest';
 import { hasKeyShape } from '../../src/keys/key-format';
+import { ACCOUNT_STATE_MAX_AGE_MS } from '../../src/durable/account-gate';
 import { MAX_LIVE_KEYS } from '../../src/keys/account-keys';
 import { callWith, errorBody } from '../helpers/api';
-import { followRedirect, get, post, signIn } from '../helpers/dashboard';
+import { namespaceWith } from '../helpers/bindings';
+import { freezeClock } from '../helpers/clock';
+import { followRedirect, get, post, postWith, signIn } from '../helpers/dashboard';
 import { usage } from '../helpers/usage';
 
 /** The key rules of the dashboard (decisions.md, "Keys in the dashboard"). */
@@ -28,6 +31,10 @@ async function rollKey(cookie: string, id: string, ends: string) {
   const secret = response.status === 303 ? (await (await followRedirect(response, cookie)).text()).match(SECRET)?.[0] : undefined;
   return { response, secret };
 }
+
+/** The account objects' namespace with every reload() failing before it reaches the object, as a reset object fails it. */
+const reloadFails = () =>
+  namespaceWith(env.ACCOUNT_GATE, (method, call) => (method === 'reload' ? Promise.reject(new Error('Durable Object reset because its code was updated.')) : call()));
 
 async function keyRows(accountOf: string) {
   const { results } = await env.DB.prepare(
@@ -142,6 +149,56 @@ describe('revoking and rolling', () => {
     expect(refused.status).toBe(401);
     expect((await errorBody(refused)).message).toMatch(/revoked/);
     expect(await (await get('/dashboard/keys', cookie)).text()).toMatch(/Revoked \d+ \w{3} \d{4}/);
+  });
+
+  it("revoke while the call to the account's object fails: the page says so and offers to revoke again; the key ends within the bound anyway", async () => {
+    const clockMs = freezeClock();
+    const { cookie, email } = await signIn();
+    const { secret } = await createKey(cookie, 'ci');
+    expect((await usage(secret!)).status).toBe(200);
+    const { id } = (await keyRows(email))[0]!;
+    const page = await postWith({ ACCOUNT_GATE: reloadFails() }, `/dashboard/keys/${id}/revoke`, {}, cookie);
+    expect(page.status).toBe(503);
+    const html = await page.text();
+    expect(html).toContain(`action="/dashboard/keys/${id}/revoke"`);
+    expect(html).toContain('Revoke again');
+    expect(html).toMatch(/could not confirm[^<]*up to 30 seconds/);
+    expect((await keyRows(email))[0]!.revoked_at).not.toBeNull();
+    // The object was not told, so it still has the key working: what the bound is for.
+    expect((await usage(secret!)).status).toBe(200);
+    vi.setSystemTime(clockMs + ACCOUNT_STATE_MAX_AGE_MS);
+    const refused = await usage(secret!);
+    expect(refused.status).toBe(401);
+    expect((await errorBody(refused)).message).toMatch(/revoked/);
+  });
+
+  it("revoke again after a failed call to the account's object: the key is 401 at once", async () => {
+    freezeClock();
+    const { cookie, email } = await signIn();
+    const { secret } = await createKey(cookie, 'ci');
+    expect((await usage(secret!)).status).toBe(200);
+    const { id } = (await keyRows(email))[0]!;
+    expect((await postWith({ ACCOUNT_GATE: reloadFails() }, `/dashboard/keys/${id}/revoke`, {}, cookie)).status).toBe(503);
+    expect((await usage(secret!)).status).toBe(200);
+    const again = await post(`/dashboard/keys/${id}/revoke`, {}, cookie);
+    expect(again.status).toBe(303);
+    expect((await usage(secret!)).status).toBe(401);
+  });
+
+  it("roll with \"now\" while the call to the account's object fails: the new key is still shown once, and the page says the old one may work up to 30 seconds", async () => {
+    const clockMs = freezeClock();
+    const { cookie, email } = await signIn();
+    const { secret: old } = await createKey(cookie, 'server');
+    expect((await usage(old!)).status).toBe(200);
+    const posted = await postWith({ ACCOUNT_GATE: reloadFails() }, `/dashboard/keys/${(await keyRows(email))[0]!.id}/roll`, { ends: 'now' }, cookie);
+    expect(posted.status).toBe(303);
+    const html = await (await followRedirect(posted, cookie)).text();
+    const secret = html.match(SECRET)![0];
+    expect(html).toMatch(/could not confirm[^<]*up to 30 seconds/);
+    // The old key first: the new key's first request would have the object read the account again.
+    vi.setSystemTime(clockMs + ACCOUNT_STATE_MAX_AGE_MS);
+    expect((await usage(old!)).status).toBe(401);
+    expect((await usage(secret)).status).toBe(200);
   });
 
   it('roll with "now": a new secret with the same name; the old one is 401 at once', async () => {

@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
-import { call } from './api';
+import type { Bindings } from '../../src/env';
+import { call, callWith } from './api';
 
 /** What a browser sends with a form posted from the site's own page. */
 export const SAME_ORIGIN = { 'Sec-Fetch-Site': 'same-origin' };
@@ -18,12 +19,21 @@ export function get(path: string, cookie?: string, headers: Record<string, strin
 
 /** A form POST as the site's own page sends it (same-origin), redirects not followed. */
 export function post(path: string, fields: Record<string, string> = {}, cookie?: string, headers: Record<string, string> = {}): Promise<Response> {
-  return call(path, {
+  return call(path, formPost(fields, cookie, headers));
+}
+
+/** The same POST with some of the platform's bindings swapped (test/helpers/bindings.ts). */
+export function postWith(bindings: Partial<Bindings>, path: string, fields: Record<string, string>, cookie: string): Promise<Response> {
+  return callWith(bindings, path, formPost(fields, cookie));
+}
+
+function formPost(fields: Record<string, string>, cookie?: string, headers: Record<string, string> = {}): RequestInit {
+  return {
     method: 'POST',
     redirect: 'manual',
     headers: { ...SAME_ORIGIN, ...freshClient(), ...(cookie ? { Cookie: cookie } : {}), ...headers },
     body: new URLSearchParams(fields),
-  });
+  };
 }
 
 export interface OutboxMessage {
