@@ -17,10 +17,15 @@ export interface ClientBuckets {
  * address is its IPv4 address. A missing or unparsable one is a 400: never a shared or a fresh bucket.
  */
 export function clientBuckets(header: string | undefined): ClientBuckets {
+  const buckets = clientBucketsIfAny(header);
+  if (!buckets) throw new ApiError('bad_request', `The client address (CF-Connecting-IP) is ${header ? 'not an IP address' : 'missing'}.`);
+  return buckets;
+}
+
+/** The same buckets, or null for a missing or unparsable address. */
+export function clientBucketsIfAny(header: string | undefined): ClientBuckets | null {
   const parsed = parseIpAddress(header?.trim() ?? '');
-  if (!parsed) {
-    throw new ApiError('bad_request', `The client address (CF-Connecting-IP) is ${header ? 'not an IP address' : 'missing'}.`);
-  }
+  if (!parsed) return null;
   const address = unmapIpv4(parsed) ?? parsed;
   if (address.length === 4) {
     return { address: address.join('.'), network: `${address.subarray(0, 3).join('.')}.0/24` };

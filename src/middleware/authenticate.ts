@@ -31,7 +31,7 @@ export function authenticate(options: { holdQuotaSlot?: boolean } = {}): Middlew
     const timing = c.get('timing');
     const { keyHash, accountId } = await timing.stage('auth', async () => {
       const keyHash = await hashKey(key);
-      return { keyHash, accountId: await accountOfKey(c.env.DB, keyHash) };
+      return { keyHash, accountId: await accountOfKey(c.env.DB, keyHash, c.req.header('CF-Connecting-IP'), c.get('nowMs')) };
     });
     if (!accountId) throw new ApiError('unauthorized', WHY_NOT.unknown);
     const admission = await timing.stage('limits', () =>

@@ -1,8 +1,11 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { MISS_MEMORY_MS, UNKNOWN_LOOKUPS_PER_MINUTE } from '../../src/keys/key-accounts';
 import { mintKey } from '../../src/keys/key-format';
+import { MINUTE_MS } from '../../src/limits/windows';
 import { call, callWith, createKey, errorBody, operatorReload } from '../helpers/api';
 import { d1With } from '../helpers/bindings';
+import { freezeClock } from '../helpers/clock';
 
 /** The real D1, counting the statements the Worker prepares on it. */
 function watchedD1(): { db: D1Database; statements: () => number } {
@@ -73,5 +76,62 @@ describe('authentication', () => {
     expect(unknown.status).toBe(401);
     expect(d1.statements()).toBe(1);
     expect((await callWith({ DB: d1.db }, '/v1/usage', { headers: { 'X-API-Key': real.key } })).status).toBe(200);
+  });
+});
+
+describe('guessing keys (issue 35: a D1 query per guess)', () => {
+  const usageFrom = (db: D1Database, key: string, ip: string) => callWith({ DB: db }, '/v1/usage', { headers: { 'X-API-Key': key, 'CF-Connecting-IP': ip } });
+
+  it(`a network gets ${UNKNOWN_LOOKUPS_PER_MINUTE} lookups of unknown keys a minute, then 429 rate_limited before D1; its known keys and other networks go on`, async () => {
+    const clockMs = freezeClock();
+    const known = await createKey('pro');
+    const d1 = watchedD1();
+    expect((await usageFrom(d1.db, known.key, '203.0.113.200')).status).toBe(200);
+    const before = d1.statements();
+    for (let i = 0; i < UNKNOWN_LOOKUPS_PER_MINUTE; i++) expect((await usageFrom(d1.db, mintKey(), `203.0.113.${i}`)).status).toBe(401);
+    expect(d1.statements() - before).toBe(UNKNOWN_LOOKUPS_PER_MINUTE);
+
+    const refused = await usageFrom(d1.db, mintKey(), '203.0.113.99');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('Retry-After')).toBe('60');
+    const body = await errorBody(refused);
+    expect(body.error).toBe('rate_limited');
+    expect(body.message).toMatch(/unknown API keys/);
+    expect(body.resetAt).toBe(new Date(clockMs + MINUTE_MS).toISOString());
+    expect(d1.statements() - before).toBe(UNKNOWN_LOOKUPS_PER_MINUTE);
+
+    // The key the isolate knows needs no lookup; another /24 has its own count.
+    expect((await usageFrom(d1.db, known.key, '203.0.113.200')).status).toBe(200);
+    expect((await usageFrom(d1.db, mintKey(), '203.0.114.1')).status).toBe(401);
+    expect(d1.statements() - before).toBe(UNKNOWN_LOOKUPS_PER_MINUTE + 1);
+    // A minute after the first of them, lookups go on.
+    vi.setSystemTime(clockMs + MINUTE_MS);
+    expect((await usageFrom(d1.db, mintKey(), '203.0.113.98')).status).toBe(401);
+    expect(d1.statements() - before).toBe(UNKNOWN_LOOKUPS_PER_MINUTE + 2);
+  });
+
+  it('an unknown key sent again costs no D1 query for a minute; a lookup that finds its key is not counted', async () => {
+    const clockMs = freezeClock();
+    const d1 = watchedD1();
+    const wrong = mintKey();
+    for (let i = 0; i < 5; i++) expect((await usageFrom(d1.db, wrong, '198.51.100.7')).status).toBe(401);
+    expect(d1.statements()).toBe(1);
+    vi.setSystemTime(clockMs + MISS_MEMORY_MS);
+    expect((await usageFrom(d1.db, wrong, '198.51.100.7')).status).toBe(401);
+    expect(d1.statements()).toBe(2);
+
+    // One miss in this /24's last minute (the first is a minute old); keys found in D1 do not use up its lookups.
+    for (let i = 0; i < UNKNOWN_LOOKUPS_PER_MINUTE; i++) expect((await usageFrom(d1.db, (await createKey('business')).key, '198.51.100.8')).status).toBe(200);
+    for (let i = 1; i < UNKNOWN_LOOKUPS_PER_MINUTE; i++) expect((await usageFrom(d1.db, mintKey(), '198.51.100.9')).status).toBe(401);
+    expect((await usageFrom(d1.db, mintKey(), '198.51.100.9')).status).toBe(429);
+  });
+
+  it('concurrent guesses from one network cannot pass its lookups', async () => {
+    freezeClock();
+    const d1 = watchedD1();
+    const answers = await Promise.all(Array.from({ length: 2 * UNKNOWN_LOOKUPS_PER_MINUTE }, () => usageFrom(d1.db, mintKey(), '192.0.2.50')));
+    expect(answers.filter((r) => r.status === 401)).toHaveLength(UNKNOWN_LOOKUPS_PER_MINUTE);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(UNKNOWN_LOOKUPS_PER_MINUTE);
+    expect(d1.statements()).toBe(UNKNOWN_LOOKUPS_PER_MINUTE);
   });
 });
