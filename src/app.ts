@@ -8,6 +8,7 @@ import { readClock } from './middleware/read-clock';
 import { refuseCrossSitePosts } from './middleware/refuse-cross-site';
 import { requireSession } from './middleware/require-session';
 import { responseHeaders } from './middleware/response-headers';
+import { runToEnd } from './middleware/run-to-end';
 import { serverTiming } from './middleware/server-timing';
 import { renderErrorPage } from './pages/error-page';
 import { compressRoute } from './routes/compress';
@@ -19,7 +20,7 @@ import { operatorRoutes } from './routes/operator';
 import { signInRoutes } from './routes/sign-in';
 import { usageRoute } from './routes/usage';
 
-export const app = new Hono<AppEnv>().use(responseHeaders()).use(readClock());
+export const app = new Hono<AppEnv>().use(runToEnd()).use(responseHeaders()).use(readClock());
 
 // Every API answer says where its time went, errors included.
 for (const path of ['/v1/*', '/health']) app.use(path, serverTiming());

@@ -9,10 +9,20 @@ import { admission } from '../limits/admission';
  * nothing for it.
  */
 let tail: Promise<unknown> = Promise.resolve();
+let queued = 0;
 
 export function runExclusive<T>(cpuMs: number, job: () => Promise<T>): Promise<T> {
   const leave = admission.enqueue(cpuMs);
-  const result = tail.then(job, job).finally(leave);
+  queued++;
+  const result = tail.then(job, job).finally(() => {
+    queued--;
+    leave();
+  });
   tail = result.catch(() => undefined);
   return result;
+}
+
+/** The jobs in the queue, the running one included. */
+export function queueLength(): number {
+  return queued;
 }
