@@ -21,6 +21,10 @@ export interface MemberWindows {
   hitId: number | null;
 }
 
+// AUTOINCREMENT: a refund deletes by id, and a plain rowid is reused once the newest row is gone (a
+// slow request's hit pruned from the window, then a new hit takes its number).
+const CREATE_HITS = "CREATE TABLE IF NOT EXISTS hits (id INTEGER PRIMARY KEY AUTOINCREMENT, at_ms INTEGER NOT NULL, member TEXT NOT NULL DEFAULT '')";
+
 /**
  * A sliding-window log in a Durable Object's SQLite: one row per counted request, optionally tagged
  * with a member (a demo client's own address within its network). The object is single-threaded and
@@ -28,11 +32,14 @@ export interface MemberWindows {
  * `limit` timestamps is exact, unlike a fixed window that lets 2x through at a boundary.
  */
 export function createHitLog(sql: SqlStorage): void {
-  sql.exec("CREATE TABLE IF NOT EXISTS hits (at_ms INTEGER NOT NULL, member TEXT NOT NULL DEFAULT '')");
-  // Logs created before members existed have no such column.
-  if (sql.exec("SELECT 1 FROM pragma_table_info('hits') WHERE name = 'member'").toArray().length === 0) {
-    sql.exec("ALTER TABLE hits ADD COLUMN member TEXT NOT NULL DEFAULT ''");
-  }
+  sql.exec(CREATE_HITS);
+  const columns = new Set(sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('hits')").toArray().map((c) => c.name));
+  if (columns.has('id')) return;
+  // A log created before hits had ids (and maybe before members): its rows keep counting.
+  sql.exec('ALTER TABLE hits RENAME TO hits_before_ids');
+  sql.exec(CREATE_HITS);
+  sql.exec(`INSERT INTO hits (at_ms, member) SELECT at_ms, ${columns.has('member') ? 'member' : "''"} FROM hits_before_ids`);
+  sql.exec('DROP TABLE hits_before_ids');
 }
 
 /**
@@ -46,7 +53,7 @@ export function countHit(sql: SqlStorage, member: string, memberLimit: number, l
   const all = sql.exec<Row>('SELECT count(*) AS n, min(at_ms) AS oldest FROM hits').one();
   const own = sql.exec<Row>('SELECT count(*) AS n, min(at_ms) AS oldest FROM hits WHERE member = ?', member).one();
   const allowed = all.n < limit && own.n < memberLimit;
-  const hitId = allowed ? sql.exec<{ id: number }>('INSERT INTO hits (at_ms, member) VALUES (?, ?) RETURNING rowid AS id', now, member).one().id : null;
+  const hitId = allowed ? sql.exec<{ id: number }>('INSERT INTO hits (at_ms, member) VALUES (?, ?) RETURNING id', now, member).one().id : null;
   const state = (row: Row, rowLimit: number): WindowState => ({
     allowed,
     limit: rowLimit,
@@ -58,7 +65,7 @@ export function countHit(sql: SqlStorage, member: string, memberLimit: number, l
 
 /** Takes a counted request out of the log again: the service answered it without doing what it charges for. */
 export function refundHit(sql: SqlStorage, hitId: number): void {
-  sql.exec('DELETE FROM hits WHERE rowid = ?', hitId);
+  sql.exec('DELETE FROM hits WHERE id = ?', hitId);
 }
 
 /** Drops hits at or before `beforeMs`; returns the oldest left, or null when the log is empty. */

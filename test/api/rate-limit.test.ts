@@ -80,3 +80,32 @@ describe('per-minute rate limit of a key', () => {
     expect((await demo()).status).toBe(429);
   });
 });
+
+describe('giving a counted request back', () => {
+  it('takes out only its own hit, even when a later hit took the same rowid', async () => {
+    const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName('refund-reuse'));
+    const windowMs = 60_000;
+    const start = Date.now();
+    const slow = await limiter.hit(2, windowMs, start);
+    // The slow request's hit leaves the window while it still runs; the next hit is the log's only row.
+    const next = await limiter.hit(2, windowMs, start + windowMs + 1);
+    expect(next.remaining).toBe(1);
+    await limiter.refund(slow.hitId!);
+    const after = await limiter.hit(2, windowMs, start + windowMs + 2);
+    expect(after.remaining).toBe(0);
+  });
+
+  it('keeps the hits of a log written before hits had ids (an upgraded deployment)', async () => {
+    const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName('refund-upgrade'));
+    const now = Date.now();
+    await runInDurableObject(limiter, (_, state) => {
+      state.storage.sql.exec('DROP TABLE hits');
+      state.storage.sql.exec("CREATE TABLE hits (at_ms INTEGER NOT NULL, member TEXT NOT NULL DEFAULT '')");
+      state.storage.sql.exec("INSERT INTO hits (at_ms, member) VALUES (?, 'a'), (?, 'b')", now, now);
+    });
+    await evictDurableObject(limiter);
+    const counted = await limiter.hitMember('a', 2, 3, 60_000, now + 1);
+    expect(counted.member.remaining).toBe(0);
+    expect(counted.subject.remaining).toBe(0);
+  });
+});
