@@ -1,4 +1,6 @@
 import { cat, jpegSegment, pngChunk, riff, riffChunk, text } from '../container/synth';
+import { ADAM7 } from '../../src/image/header/png-header';
+import { deflateBits } from './deflate-work';
 import { COLOUR_TYPES, pngFile } from './png';
 
 /**
@@ -54,17 +56,6 @@ export interface PngOptions {
   /** Chunks placed after IHDR (and PLTE). */
   extra?: Uint8Array[];
 }
-
-/** The Adam7 passes (PNG 3rd edition 8.2): first column and row, then the steps between them. */
-const ADAM7 = [
-  [0, 0, 8, 8],
-  [4, 0, 8, 8],
-  [0, 4, 4, 8],
-  [2, 0, 4, 4],
-  [0, 2, 2, 4],
-  [1, 0, 2, 2],
-  [0, 1, 1, 2],
-] as const;
 
 /**
  * A PNG of `sample(x, y, channel)` (0-255, or 0-65535 at 16 bits), its rows (filter type 0) deflated
@@ -382,22 +373,8 @@ const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3
  * of 258 bytes at distance 1), so a bomb of hundreds of MB costs its compressed size, not its size.
  */
 export function zlibZeros(length: number): Uint8Array {
-  const bytes: number[] = [0x78, 0x01];
-  let acc = 0;
-  let count = 0;
-  const bits = (value: number, n: number) => {
-    for (let i = 0; i < n; i++) {
-      acc |= ((value >> i) & 1) << count;
-      if (++count === 8) (bytes.push(acc), (acc = 0), (count = 0));
-    }
-  };
-  // Huffman codes go most significant bit first (RFC 1951 3.1.1).
-  const reversed = new Map<number, number>();
-  const code = (value: number, n: number) => {
-    const key = value * 16 + n;
-    if (!reversed.has(key)) reversed.set(key, Number.parseInt(value.toString(2).padStart(n, '0').split('').reverse().join(''), 2));
-    bits(reversed.get(key)!, n);
-  };
+  const { bytes, bits, code, flush } = deflateBits();
+  bytes.push(0x78, 0x01);
   const fixedLiteral = (symbol: number) => (symbol < 144 ? code(0x30 + symbol, 8) : symbol < 256 ? code(0x190 + symbol - 144, 9) : symbol < 280 ? code(symbol - 256, 7) : code(0xc0 + symbol - 280, 8));
   bits(1, 1); // final block
   bits(1, 2); // fixed Huffman
@@ -414,7 +391,7 @@ export function zlibZeros(length: number): Uint8Array {
   }
   for (; left > 0; left--) fixedLiteral(0);
   fixedLiteral(256);
-  if (count) bytes.push(acc);
+  flush();
   const adler = (((length % 65521) << 16) | 1) >>> 0;
   bytes.push(adler >>> 24, (adler >>> 16) & 0xff, (adler >>> 8) & 0xff, adler & 0xff);
   return Uint8Array.from(bytes);

@@ -1,5 +1,6 @@
 import type { ImageFormat } from '../types';
 import { ascii, asciiBytes, concat, startsWith, runStream, u32be, unsupported } from './bytes';
+import { inflateBounded } from './bounded-inflate';
 import { chrmProfile } from './chrm-profile';
 import { APP0, APP1, APP2, type JpegSegment, MAX_SEGMENT_PAYLOAD, encodeJpeg, parseJpeg } from './jpeg-segments';
 import { type PngChunk, crcMatches, encodeChunk as encodePngChunk, encodePng, parsePng } from './png-chunks';
@@ -33,13 +34,19 @@ const MAX_PROFILE = 255 * ICC_BYTES_PER_SEGMENT;
  * budget): real ones are a few KB, rarely 1 MB with lookup tables, and each carried byte is held
  * three times (the profile, the output it is written into, and a PNG's deflated copy).
  */
-const MAX_CARRIED_PROFILE_BYTES = 1_048_576;
+export const MAX_CARRIED_PROFILE_BYTES = 1_048_576;
 const ICC_HEADER = 128;
+/**
+ * The engine's decoder (libspng) refuses a PNG whose text, EXIF and ICC chunks inflate past this
+ * (codecs/src/png-decode.c PNG_CHUNK_CACHE_BYTES): an iCCP that does alone is refused here, before it
+ * reaches the engine, its inflating stopped at the cap (issue 35 item 7).
+ */
+const PNG_CHUNK_CACHE_BYTES = 2 * 1_048_576;
 
 /**
  * The image's ICC profile, or null when it has none or it is malformed: a broken profile is
- * ignored (rendered as sRGB, as browsers do), never fatal. Throws unsupported_image only when the
- * container itself is malformed.
+ * ignored (rendered as sRGB, as browsers do), never fatal. Throws unsupported_image when the
+ * container itself is malformed, or a PNG's iCCP inflates past what its decoder would take.
  */
 export async function readIccProfile(bytes: Uint8Array, format: ImageFormat): Promise<Uint8Array | null> {
   if (format === 'jpeg') return checkedProfile(jpegProfile(parseJpeg(bytes).segments));
@@ -80,7 +87,9 @@ async function pngProfile(chunks: readonly PngChunk[]): Promise<Uint8Array | nul
   if (!data) return null;
   const nul = data.subarray(0, 81).indexOf(0);
   if (nul < 1 || data[nul + 1] !== 0) return null;
-  return runStream(data.subarray(nul + 2), new DecompressionStream('deflate'), MAX_CARRIED_PROFILE_BYTES);
+  const inflated = await inflateBounded(data.subarray(nul + 2), PNG_CHUNK_CACHE_BYTES);
+  if (inflated.why === 'larger') throw unsupported('The PNG is refused: its iCCP profile takes more than 2 MiB once inflated.');
+  return inflated.bytes;
 }
 
 /**

@@ -29,6 +29,7 @@ import { EngineFailure, HostIo } from './host-io';
 import { JobWatch } from './job-watch';
 import { promising } from './jspi';
 import { type EncoderPlan, type JpegPlan, RETIRE_AFTER_BYTES, estimatePeakBytes, planEncoder, plannedOutputBytes } from './memory-model';
+import { nextTurn } from '../next-turn';
 
 /**
  * jpegli's adaptive quantisation, off: on, it makes the dark star field 1.22x the mozjpeg engine's bytes at equal
@@ -103,8 +104,6 @@ export interface WasmEngineOptions {
   /** AVIF settings in place of the plan's, AVIF_TUNE and AVIF_YUV444 (the bench measures variants). */
   avif?: { speed?: number; tune?: number; yuv444?: boolean };
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** What the module or the watch reported, as the API's error. */
 function asApiError(error: unknown, header: ImageHeader): unknown {
