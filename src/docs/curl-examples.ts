@@ -23,6 +23,10 @@ export const CURL = {
       'curl "$BASE_URL/v1/compress" \\\n  -H "X-API-Key: $API_KEY" -H "Content-Type: application/json" \\\n  -d \'{"url": "https://example.com/photo.jpg", "maxWidth": 1200}\' \\\n  -D - -o photo.min.jpg',
     ),
     sample(
+      'Keep the copyright and the date taken',
+      'curl "$BASE_URL/v1/compress" \\\n  -H "X-API-Key: $API_KEY" \\\n  -F file=@photo.jpg -F preserve=copyright,creation \\\n  -D - -o photo.min.jpg',
+    ),
+    sample(
       'Let auto pick WebP',
       'curl "$BASE_URL/v1/compress" \\\n  -H "X-API-Key: $API_KEY" -H "Accept: image/webp,*/*" \\\n  -F file=@photo.png \\\n  -D - -o photo.min',
     ),

@@ -29,7 +29,7 @@ Authenticate with the \`X-API-Key\` header. Every error is JSON \`{"error": "<co
 429 bodies add \`resetAt\`. Limits: uploads and base64 images up to ${mb(COMPRESS_MAX_BYTES)}, URL images up to
 ${mb(COMPRESS_MAX_BYTES)}; the keyless demo allows ${DEMO_LIMIT} requests per hour per client (IPv6 per /64), ${DEMO_NETWORK_LIMIT} per
 network (IPv4 /24, IPv6 /48), and files up to ${mb(DEMO_MAX_BYTES)}. 1 MB = ${MB} bytes. Metadata other than orientation
-and colour profile is stripped from every output.
+and colour profile is stripped from every output, unless \`preserve\` asks to keep its copyright, creation date or location.
 
 No cross-origin (CORS) access is granted: keys belong on servers, not in web pages, so call the API from a
 server or a script. \`OPTIONS\` on an endpoint answers 204 with \`Allow\` and no \`Access-Control-*\` header, so a

@@ -3,6 +3,9 @@ import { PAID_CPU_BUDGET_MS } from '../limits/cpu';
 import { ENGINE_BUDGET_BYTES } from '../limits/memory';
 import { queuedJob, type ServerTiming } from '../timing/server-timing';
 import { readIccProfile } from './container';
+import { metadataBlocks } from './container/metadata-blocks';
+import { readKeptMetadata } from './container/read-metadata';
+import { insertMetadata } from './container/write-metadata';
 import { isSrgbProfile } from './container/srgb-profile';
 import { engine } from './engine-instance';
 import { readHeader } from './header/read-header';
@@ -18,7 +21,7 @@ import { orient } from './steps/orient';
 import { losslessRecoding, onSourceGrid, preferRecoding } from './steps/jpeg-from-jpeg';
 import { refuseAnimation } from './steps/refuse-animation';
 import { refuseIncomplete } from './steps/refuse-incomplete';
-import type { OutputFormat, OutputSpec } from './types';
+import type { MetadataClass, OutputFormat, OutputSpec } from './types';
 
 export interface CompressRequest {
   quality: number;
@@ -29,6 +32,8 @@ export interface CompressRequest {
   acceptsWebp: boolean;
   /** The request's Accept header lists image/avif (only consulted for format auto). */
   acceptsAvif?: boolean;
+  /** The metadata classes to keep besides orientation and colour (decisions.md, "Metadata the owner keeps"). */
+  preserve?: readonly MetadataClass[] | undefined;
   /** CPU time the request's jobs may take by the CPU model (src/limits/cpu.ts); a key's unless given (the demo's is smaller). */
   cpuBudgetMs?: number;
   /** The request's Server-Timing: the wait for the isolate's engine (`queue`) and the jobs (`engine`). */
@@ -43,7 +48,9 @@ export type CompressionNote =
   | 'alpha-flattened'
   | 'icc-kept'
   | 'lossless-recoded'
-  | 'original-returned';
+  | 'original-returned'
+  | 'metadata-kept'
+  | 'metadata-truncated';
 
 export interface CompressResult {
   bytes: Uint8Array;
@@ -51,11 +58,20 @@ export interface CompressResult {
   notes: CompressionNote[];
 }
 
+/** What of the asked metadata an output carries. */
+interface MetadataWritten {
+  kept: boolean;
+  truncated: boolean;
+}
+
 interface Candidate {
   spec: OutputSpec;
   bytes: Uint8Array;
   iccKept: boolean;
+  metadata: MetadataWritten;
 }
+
+const NO_METADATA: MetadataWritten = { kept: false, truncated: false };
 
 /**
  * The image path, as an ordered list of small steps: read the header (no decode), refuse what cannot
@@ -98,6 +114,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     else cpuMs += cost.cpuMs;
   }
   refuseIncomplete(header);
+  const keptMetadata = request.preserve?.length ? await readKeptMetadata(input, header.format, request.preserve) : null;
 
   // JS buffers the request holds count against the engine's budget until it is answered.
   const releases: Array<() => void> = [];
@@ -115,12 +132,16 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     // AVIF's container is the engine's own: the profile goes in as it is written.
     if (spec.format === 'avif') {
       const profile = icc && !isSrgbProfile(icc) ? icc : undefined;
-      return { spec, bytes: hold(await engine.transcode(input, header, spec, { ...limits, profile })), iccKept: profile !== undefined };
+      const bytes = hold(await engine.transcode(input, header, spec, { ...limits, profile }));
+      return { spec, bytes, iccKept: profile !== undefined, metadata: NO_METADATA };
     }
     const encoded = hold(await engine.transcode(input, header, spec, limits));
     const carried = await carryIccProfile(encoded, spec.format, icc);
     if (carried.bytes !== encoded) hold(carried.bytes);
-    return { spec, ...carried };
+    const blocks = metadataBlocks(keptMetadata, spec.format);
+    const bytes = insertMetadata(carried.bytes, spec.format, blocks);
+    if (bytes !== carried.bytes) hold(bytes);
+    return { spec, bytes, iccKept: carried.iccKept, metadata: { kept: blocks.kept, truncated: blocks.truncated } };
   };
   // An optional job: skipped when it fails on its own (a re-coding the engine cannot do, a candidate past the budget).
   const attempt = async (spec: OutputSpec): Promise<Candidate | undefined> => {
@@ -139,7 +160,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
       let recoded: Promise<Candidate | undefined> | undefined;
       const recode = recoding && (() => (recoded ??= attempt(recoding!)));
       const first = await preferRecoding(header, await encode(primary!), recode);
-      const kept = await neverLarger(input, header.format, first, changeAsked, async () => recode?.());
+      const kept = await neverLarger(input, header.format, first, changeAsked, async () => recode?.(), keptMetadata);
       const others: Candidate[] = [];
       for (const { spec, cost } of alternatives) {
         // Beside what the first job left in hand; the engine enforces it too.
@@ -151,7 +172,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     }));
 
     let best = kept.original
-      ? { ...kept.candidate, bytes: hold(kept.original), originalReturned: true, iccKept: icc !== null }
+      ? { ...kept.candidate, bytes: hold(kept.original.bytes), originalReturned: true, iccKept: icc !== null, metadata: kept.original.metadata }
       : { ...kept.candidate, originalReturned: false };
     // Alternatives come as WebP, then AVIF: on a tie the later one is kept (the original wins its ties).
     for (const candidate of others) {
@@ -169,6 +190,8 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
       if (header.hasAlpha && best.spec.format === 'jpeg') notes.push('alpha-flattened');
     }
     if (best.iccKept) notes.push('icc-kept');
+    if (best.metadata.kept) notes.push('metadata-kept');
+    if (best.metadata.truncated) notes.push('metadata-truncated');
     return { bytes: best.bytes, format: best.spec.format, notes };
   } finally {
     for (const release of releases) release();

@@ -3,6 +3,10 @@ export type ImageFormat = 'jpeg' | 'png' | 'webp';
 /** The formats the service writes: the three it reads, and AVIF. */
 export type OutputFormat = ImageFormat | 'avif';
 
+/** What `preserve` may name (decisions.md, "Metadata the owner keeps"), in the order they are listed. */
+export const METADATA_CLASSES = ['copyright', 'creation', 'location'] as const;
+export type MetadataClass = (typeof METADATA_CLASSES)[number];
+
 export const MIME_TYPES: Record<OutputFormat, string> = {
   jpeg: 'image/jpeg',
   png: 'image/png',

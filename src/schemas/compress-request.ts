@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { base64Image, imageFile, integerText, maxHeight, maxWidth, outputFormat, quality } from './fields';
+import { METADATA_CLASSES } from '../image/types';
+import { base64Image, imageFile, integerText, listText, maxHeight, maxWidth, outputFormat, preserve, quality } from './fields';
 
 /** POST /v1/compress with application/json (CompressRequest). */
 export const compressJsonBody = z.strictObject({
@@ -9,6 +10,7 @@ export const compressJsonBody = z.strictObject({
   format: outputFormat.default('auto'),
   maxWidth: maxWidth.optional(),
   maxHeight: maxHeight.optional(),
+  preserve: preserve.optional(),
 });
 
 /** POST /v1/compress with multipart/form-data (CompressMultipartRequest). */
@@ -18,6 +20,7 @@ export const compressMultipartBody = z.strictObject({
   format: outputFormat.default('auto'),
   maxWidth: integerText(maxWidth).optional(),
   maxHeight: integerText(maxHeight).optional(),
+  preserve: listText(preserve, METADATA_CLASSES).optional(),
 });
 
 export type CompressOptions = Omit<z.output<typeof compressJsonBody>, 'image' | 'url'>;

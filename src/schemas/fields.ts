@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { METADATA_CLASSES } from '../image/types';
 
 /** The request parameters' rules, shared by the JSON and multipart forms of a request. */
 // Written for the people who read /docs; how the one scale is fitted to each encoder is in the README.
@@ -13,6 +14,24 @@ const fitTo = (side: 'width' | 'height') =>
   `Largest ${side} of the result, in pixels, as the image is displayed (after its EXIF rotation). A larger image is scaled down to fit, keeping its aspect ratio; a smaller one is never enlarged.`;
 export const maxWidth = dimension.describe(fitTo('width'));
 export const maxHeight = dimension.describe(fitTo('height'));
+
+/** Order and repeats do not matter: the names come out once each, in METADATA_CLASSES' order. */
+export const preserve = z
+  .array(z.enum(METADATA_CLASSES))
+  .max(METADATA_CLASSES.length * 4, 'too many names')
+  .transform((names) => METADATA_CLASSES.filter((name) => names.includes(name)))
+  .describe(
+    'Metadata to keep besides orientation and colour: `copyright` (EXIF Copyright and Artist, IPTC by-line, credit and copyright notice, XMP rights, creators and licences), `creation` (the date taken: EXIF DateTimeOriginal and DateTimeDigitized with their offsets and fractions, XMP and IPTC creation dates), `location` (the EXIF GPS directory, XMP GPS, IPTC and XMP place names; never kept unless asked). Rebuilt into every output format\'s own place; at most 64 KiB. Default: none.',
+  );
+
+/** A multipart text part holding a comma-separated list of names, checked by the same rule as its JSON array. */
+export function listText<S extends z.ZodType<unknown, string[]>>(rule: S, names: readonly string[]) {
+  return z
+    .string()
+    .transform((text) => (text.trim() === '' ? [] : text.split(',').map((name) => name.trim())))
+    .pipe(rule)
+    .describe(`Comma-separated, of ${names.join(', ')}. ${rule.description ?? ''}`.trim());
+}
 
 /** A multipart text part holding an integer, checked by the same rule as its JSON form. */
 export function integerText(rule: z.ZodNumber) {

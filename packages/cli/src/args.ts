@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { CompressOptions } from '@squeeze-edge/client';
+import type { CompressOptions, MetadataClass } from '@squeeze-edge/client';
 import { UsageError } from './exit-codes.js';
 
 export const HELP = `squeeze: make JPEG, PNG and WebP images smaller with the Squeeze Edge API.
@@ -22,6 +22,8 @@ Compression:
       --allow-webp       with auto, take WebP when it is smaller
       --max-width N      scale down to fit, keeping the aspect ratio
       --max-height N
+      --preserve LIST    keep metadata besides orientation and colour, comma-separated: copyright,
+                         creation, location (GPS and place names only when named); default none
 
 Running:
   -c, --concurrency N    uploads at a time, 1-16 (default 4); paced by the RateLimit header, paused on 429
@@ -48,6 +50,7 @@ Exit codes: 0 done (or nothing to do), 1 some files failed, 2 bad usage or confi
 
 export type Command = 'compress' | 'check' | 'usage';
 export type Format = 'auto' | 'jpeg' | 'png' | 'webp' | 'avif';
+const METADATA_CLASSES: readonly MetadataClass[] = ['copyright', 'creation', 'location'];
 
 export interface Args {
   command: Command | 'help' | 'version';
@@ -61,6 +64,8 @@ export interface Args {
   allowWebp: boolean;
   maxWidth?: number;
   maxHeight?: number;
+  /** The metadata classes to keep, each once, in METADATA_CLASSES' order. */
+  preserve?: MetadataClass[];
   concurrency: number;
   dryRun: boolean;
   manifest?: string;
@@ -72,7 +77,7 @@ export interface Args {
 
 /** The client's compression options that the command line sets. */
 export function compressOptions(args: Args): CompressOptions {
-  return { quality: args.quality, format: args.format, maxWidth: args.maxWidth, maxHeight: args.maxHeight, allowWebp: args.allowWebp };
+  return { quality: args.quality, format: args.format, maxWidth: args.maxWidth, maxHeight: args.maxHeight, preserve: args.preserve, allowWebp: args.allowWebp };
 }
 
 function integer(name: string, value: string | undefined, min: number, max: number): number | undefined {
@@ -80,6 +85,17 @@ function integer(name: string, value: string | undefined, min: number, max: numb
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, not ${JSON.stringify(value)}.`);
   return n;
+}
+
+/** `--preserve a,b`: names of METADATA_CLASSES, spaces and repeats allowed. */
+function metadataClasses(value: string | undefined): MetadataClass[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(',').map((name) => name.trim());
+  const unknown = names.find((name) => !(METADATA_CLASSES as readonly string[]).includes(name));
+  if (unknown !== undefined) {
+    throw new UsageError(`--preserve takes a comma-separated list of ${METADATA_CLASSES.join(', ')}, not ${JSON.stringify(unknown)}.`);
+  }
+  return METADATA_CLASSES.filter((name) => names.includes(name));
 }
 
 /** The command line, checked: anything wrong is a UsageError (exit 2) before anything is read or sent. */
@@ -99,6 +115,7 @@ export function parseCommandLine(argv: string[]): Args {
         'allow-webp': { type: 'boolean', default: false },
         'max-width': { type: 'string' },
         'max-height': { type: 'string' },
+        preserve: { type: 'string' },
         concurrency: { type: 'string', short: 'c' },
         'dry-run': { type: 'boolean', short: 'n', default: false },
         manifest: { type: 'string' },
@@ -139,6 +156,7 @@ export function parseCommandLine(argv: string[]): Args {
     allowWebp: v['allow-webp'],
     maxWidth: integer('max-width', v['max-width'], 1, 1_000_000),
     maxHeight: integer('max-height', v['max-height'], 1, 1_000_000),
+    preserve: metadataClasses(v.preserve),
     concurrency: integer('concurrency', v.concurrency, 1, 16) ?? 4,
     dryRun: v['dry-run'],
     manifest: v.manifest,

@@ -42,6 +42,7 @@ export function optionsKey(args: Args): string {
   if (args.allowWebp) parts.push('allow-webp');
   if (args.maxWidth !== undefined) parts.push(`max-width=${args.maxWidth}`);
   if (args.maxHeight !== undefined) parts.push(`max-height=${args.maxHeight}`);
+  if (args.preserve?.length) parts.push(`preserve=${args.preserve.join(',')}`);
   return parts.join(' ');
 }
 

@@ -18,6 +18,7 @@ describe('usage and configuration errors: exit 2, nothing sent', () => {
   it.each([
     [['--quality', '0', 'a.png'], /--quality must be an integer from 1 to 100/],
     [['--format', 'gif', 'a.png'], /--format must be/],
+    [['--preserve', 'copyright,gps', 'a.png'], /--preserve takes a comma-separated list of copyright, creation, location, not "gps"/],
     [['--concurrency', '99', 'a.png'], /--concurrency/],
     [['--bogus', 'a.png'], /Unknown option/],
     [[], /Name the files or folders/],
@@ -155,10 +156,11 @@ describe('outcomes and exit codes', () => {
     dir = await tree({});
     const out = pngBytes({ padding: 3 });
     fake.api.answer(image({ bytes: out }));
-    const run = await squeeze(['-', '-q', '70'], { cwd: dir, env, stdin: pngBytes({ padding: 100 }) });
+    const run = await squeeze(['-', '-q', '70', '--preserve', 'location, copyright'], { cwd: dir, env, stdin: pngBytes({ padding: 100 }) });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(Buffer.from(out).toString('latin1'));
     expect(fake.api.requests[0]!.body.includes(Buffer.from('name="quality"\r\n\r\n70'))).toBe(true);
+    expect(fake.api.requests[0]!.body.includes(Buffer.from('name="preserve"\r\n\r\ncopyright,location'))).toBe(true);
   });
 });
 

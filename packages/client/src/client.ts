@@ -53,7 +53,7 @@ export interface CompressResult {
   savedBytes: number;
   /** round(100 × saved / original), as the API computes it. */
   savingsPercent: number;
-  /** What the API did: `resized`, `converted`, `orientation-applied`, `alpha-flattened`, `icc-kept`, `lossless-recoded`, `original-returned`. */
+  /** What the API did: `resized`, `converted`, `orientation-applied`, `alpha-flattened`, `icc-kept`, `lossless-recoded`, `original-returned`, `metadata-kept`, `metadata-truncated`. */
   notes: string[];
   /** The rate-limit windows of the answer: `minute` and `month`. */
   rateLimit: RateLimitInfo;

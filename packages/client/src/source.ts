@@ -21,8 +21,9 @@ export interface RequestSource {
 /** The first bytes of a stream are read ahead for the pre-checks; the rest is streamed as it comes. */
 const STREAM_HEAD_BYTES = 64 * 1024;
 
+/** The options as multipart text fields: numbers as decimals, `preserve` as the comma-separated list the API reads. */
 function optionFields(options: CompressOptionsOfApi): [string, string][] {
-  return (['quality', 'format', 'maxWidth', 'maxHeight'] as const)
+  return (['quality', 'format', 'maxWidth', 'maxHeight', 'preserve'] as const)
     .filter((name) => options[name] !== undefined)
     .map((name) => [name, String(options[name])]);
 }

@@ -16,7 +16,7 @@ describe('compress', () => {
     const out = webpBytes();
     fake.api.answer(image({ bytes: out, format: 'webp', original: 200, notes: 'resized, converted' }));
     const input = pngBytes();
-    const result = await client().compress(input, { quality: 70, format: 'webp', maxWidth: 640, maxHeight: 480 });
+    const result = await client().compress(input, { quality: 70, format: 'webp', maxWidth: 640, maxHeight: 480, preserve: ['copyright', 'location'] });
 
     expect(result).toMatchObject({ format: 'webp', contentType: 'image/webp', originalSize: 200, compressedSize: out.length, savedBytes: 200 - out.length, savingsPercent: Math.round((100 * (200 - out.length)) / 200), attempts: 1 });
     expect(result.image).toEqual(out);
@@ -30,7 +30,7 @@ describe('compress', () => {
     expect(request.headers['x-api-key']).toBe(TEST_KEY);
     expect(request.headers['user-agent']).toMatch(/^squeeze-client\//);
     const form = await fields();
-    expect(Object.fromEntries([...form].filter(([k]) => k !== 'file'))).toEqual({ quality: '70', format: 'webp', maxWidth: '640', maxHeight: '480' });
+    expect(Object.fromEntries([...form].filter(([k]) => k !== 'file'))).toEqual({ quality: '70', format: 'webp', maxWidth: '640', maxHeight: '480', preserve: 'copyright,location' });
     expect(new Uint8Array(await (form.get('file') as Blob).arrayBuffer())).toEqual(input);
   });
 
@@ -43,10 +43,10 @@ describe('compress', () => {
 
     fake.api.answer(image({ original: 1000 }), image({ original: 1000 }));
     await squeeze.compress(new URL('https://images.example/cat.png'), { quality: 60 });
-    await squeeze.compress({ url: 'https://images.example/dog.png' });
+    await squeeze.compress({ url: 'https://images.example/dog.png' }, { preserve: ['creation'] });
     expect(fake.api.requests[2]!.headers['content-type']).toBe('application/json');
     expect(JSON.parse(fake.api.requests[2]!.body.toString())).toEqual({ url: 'https://images.example/cat.png', quality: 60 });
-    expect(JSON.parse(fake.api.requests[3]!.body.toString())).toEqual({ url: 'https://images.example/dog.png' });
+    expect(JSON.parse(fake.api.requests[3]!.body.toString())).toEqual({ url: 'https://images.example/dog.png', preserve: ['creation'] });
   });
 
   it('asks for WebP through Accept only with allowWebp', async () => {

@@ -10,6 +10,7 @@ const SOS = 0xda;
 export const APP0 = 0xe0;
 export const APP1 = 0xe1;
 export const APP2 = 0xe2;
+export const APP13 = 0xed;
 export const APP14 = 0xee;
 export const APP15 = 0xef;
 export const COM = 0xfe;

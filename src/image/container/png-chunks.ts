@@ -1,5 +1,5 @@
 import { crc32 } from '../crc32';
-import { ascii, asciiBytes, concat, u32be, unsupported } from './bytes';
+import { ascii, asciiBytes, concat, runStream, u32be, unsupported } from './bytes';
 
 /** PNG datastream layout (PNG Specification, 3rd edition, 5.2-5.3): signature, then chunks. */
 const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
@@ -78,3 +78,31 @@ export function encodePng(chunks: readonly Uint8Array[]): Uint8Array {
   return concat([PNG_SIGNATURE, ...chunks]);
 }
 
+
+/**
+ * The text of a tEXt, zTXt or iTXt chunk (11.3.3) whose keyword is `keyword`, inflated when compressed, at
+ * most `limit` bytes; null for other chunks and malformed or over-long ones. tEXt and zTXt text is Latin-1,
+ * iTXt's UTF-8: the bytes are returned as stored, for the caller to read by what the keyword says.
+ */
+export async function pngText(chunk: PngChunk, keyword: string, limit: number): Promise<Uint8Array | null> {
+  const { type, data } = chunk;
+  if (type !== 'tEXt' && type !== 'zTXt' && type !== 'iTXt') return null;
+  const nul = keyword.length;
+  if (data[nul] !== 0 || ascii(data, 0, nul) !== keyword) return null;
+  const inflate = (compressed: Uint8Array) => runStream(compressed, new DecompressionStream('deflate'), limit);
+  const stored = (text: Uint8Array) => (text.length > limit ? null : text);
+  if (type === 'tEXt') return stored(data.subarray(nul + 1));
+  if (type === 'zTXt') return data[nul + 1] === 0 ? inflate(data.subarray(nul + 2)) : null;
+  // iTXt: compression flag and method, then a language tag and a translated keyword, each NUL-terminated.
+  const compressed = data[nul + 1];
+  const language = data.indexOf(0, nul + 3);
+  const translated = language < 0 ? -1 : data.indexOf(0, language + 1);
+  if (translated < 0 || (compressed !== 0 && (compressed !== 1 || data[nul + 2] !== 0))) return null;
+  const text = data.subarray(translated + 1);
+  return compressed ? inflate(text) : stored(text);
+}
+
+/** An uncompressed iTXt chunk with no language tag or translation. */
+export function iTxtChunk(keyword: string, text: Uint8Array): Uint8Array {
+  return encodeChunk('iTXt', concat([asciiBytes(keyword), Uint8Array.of(0, 0, 0, 0, 0), text]));
+}

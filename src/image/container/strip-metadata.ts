@@ -1,36 +1,47 @@
 import type { ImageFormat } from '../types';
 import { asciiBytes, startsWith } from './bytes';
-import { exifOrientation, isExifSegment, jpegExif, minimalExif, minimalExifSegment, pngExif, webpExif } from './exif';
+import { exifOrientation, isExifSegment, jpegExif, pngExif, webpExif } from './exif';
 import { isIccSegment } from './icc';
 import { APP0, APP1, APP14, APP15, COM, type JpegSegment, encodeJpeg, parseJpeg } from './jpeg-segments';
-import { type PngChunk, encodeChunk as encodePngChunk, encodePng, isCritical, parsePng } from './png-chunks';
+import { type MetadataBlocks, metadataBlocks } from './metadata-blocks';
+import { type PngChunk, encodePng, isCritical, parsePng } from './png-chunks';
+import type { KeptMetadata } from './read-metadata';
 import { type RiffChunk, VP8X_EXIF, VP8X_XMP, encodeWebp, parseWebp, vp8xFlags, withVp8xFlags } from './webp-chunks';
+import { withJpegMetadata, withPngMetadata, withWebpMetadata } from './write-metadata';
 
 /**
  * The "never larger" container edit (spec/decisions.md, Image handling): metadata other than
  * orientation and colour is removed, image data is copied byte for byte. Orientation survives as
  * a minimal EXIF holding only the Orientation tag, and only when it is not 1, since the pixels
  * are not rotated. Everything is decided by an allow-list, so unknown metadata is dropped too.
+ * What `preserve` keeps (`kept`) is written back as the normal path writes it (metadata-blocks.ts),
+ * the orientation in the same EXIF.
  */
 
 export interface StripResult {
   bytes: Uint8Array;
   /** Kinds of data removed, in file order, without repeats: 'EXIF', 'XMP', 'COM', 'APP13', 'tEXt', 'ICMT'... */
   removed: string[];
-  /** The orientation kept as a minimal EXIF; 1 when none was written. */
+  /** The orientation kept in the EXIF; 1 when none was written. */
   orientation: number;
+  /** What of `kept` was written back, and whether some of it was dropped (the cap). */
+  metadata: Pick<MetadataBlocks, 'kept' | 'truncated'>;
 }
 
-export function stripMetadata(bytes: Uint8Array, format: ImageFormat): Uint8Array {
-  return stripMetadataWithReport(bytes, format).bytes;
+export function stripMetadata(bytes: Uint8Array, format: ImageFormat, kept: KeptMetadata | null = null): Uint8Array {
+  return stripMetadataWithReport(bytes, format, kept).bytes;
 }
 
 /** Throws unsupported_image when the container is malformed. */
-export function stripMetadataWithReport(bytes: Uint8Array, format: ImageFormat): StripResult {
-  if (format === 'jpeg') return stripJpeg(bytes);
-  if (format === 'png') return stripPng(bytes);
-  return stripWebp(bytes);
+export function stripMetadataWithReport(bytes: Uint8Array, format: ImageFormat, kept: KeptMetadata | null = null): StripResult {
+  const strip = format === 'jpeg' ? stripJpeg : format === 'png' ? stripPng : stripWebp;
+  const { bytes: out, removed, orientation, blocks } = strip(bytes, (orientation) => metadataBlocks(kept, format, orientation));
+  return { bytes: out, removed, orientation, metadata: { kept: blocks.kept, truncated: blocks.truncated } };
 }
+
+/** The blocks to write back, given the input's orientation. */
+type Blocks = (orientation: number) => MetadataBlocks;
+type Stripped = Omit<StripResult, 'metadata'> & { blocks: MetadataBlocks };
 
 const JFIF_ID = asciiBytes('JFIF\0');
 const ADOBE_ID = asciiBytes('Adobe');
@@ -45,7 +56,7 @@ const JFIF_LENGTH = 14;
  * thumbnails, maker data), COM, and anything after EOI. From the first scan on, every APPn and COM
  * is removed (JFIF, ICC and Adobe mean something only before it); scans are copied verbatim.
  */
-function stripJpeg(bytes: Uint8Array): StripResult {
+function stripJpeg(bytes: Uint8Array, blocksFor: Blocks): Stripped {
   const { segments, scans: afterFirstScan } = parseJpeg(bytes);
   const exif = jpegExif(segments);
   const orientation = exif ? exifOrientation(exif) : 1;
@@ -65,13 +76,13 @@ function stripJpeg(bytes: Uint8Array): StripResult {
       kept.push(s);
     }
   }
-  if (orientation !== 1) kept.splice(kept[0]?.marker === APP0 ? 1 : 0, 0, minimalExifSegment(orientation));
+  const blocks = blocksFor(orientation);
   const scans = afterFirstScan.filter((part) => {
     if ('raw' in part || !isAppOrComment(part)) return true;
     removed.add(jpegLabel(part));
     return false;
   });
-  return { bytes: encodeJpeg({ segments: kept, scans }), removed: [...removed], orientation };
+  return { bytes: encodeJpeg({ segments: withJpegMetadata(kept, blocks), scans }), removed: [...removed], orientation, blocks };
 }
 
 const isAppOrComment = (s: JpegSegment) => (s.marker >= APP0 && s.marker <= APP15) || s.marker === COM;
@@ -95,16 +106,14 @@ function jpegLabel(s: JpegSegment): string {
  */
 const PNG_KEPT = new Set(['tRNS', 'gAMA', 'cHRM', 'sRGB', 'iCCP', 'cICP', 'mDCV', 'cLLI', 'sBIT', 'bKGD', 'pHYs', 'acTL', 'fcTL', 'fdAT']);
 
-function stripPng(bytes: Uint8Array): StripResult {
+function stripPng(bytes: Uint8Array, blocksFor: Blocks): Stripped {
   const chunks = parsePng(bytes);
   const exif = pngExif(chunks);
   const orientation = exif ? exifOrientation(exif) : 1;
   const keep = (c: PngChunk) => isCritical(c.type) || PNG_KEPT.has(c.type);
   const removed = [...new Set(chunks.filter((c) => !keep(c)).map((c) => c.type))];
-  const out = chunks.filter(keep).map((c) => c.raw);
-  // eXIf must precede IDAT for viewers to apply it; right after IHDR always does.
-  if (orientation !== 1) out.splice(1, 0, encodePngChunk('eXIf', minimalExif(orientation)));
-  return { bytes: encodePng(out), removed, orientation };
+  const blocks = blocksFor(orientation);
+  return { bytes: encodePng(withPngMetadata(chunks.filter(keep).map((c) => c.raw), blocks)), removed, orientation, blocks };
 }
 
 /**
@@ -114,18 +123,15 @@ function stripPng(bytes: Uint8Array): StripResult {
  */
 const WEBP_KEPT = new Set(['VP8X', 'ICCP', 'ANIM', 'ANMF', 'ALPH', 'VP8 ', 'VP8L']);
 
-function stripWebp(bytes: Uint8Array): StripResult {
+function stripWebp(bytes: Uint8Array, blocksFor: Blocks): Stripped {
   const chunks = parseWebp(bytes);
   const exif = webpExif(chunks);
   const orientation = exif ? exifOrientation(exif) : 1;
   const removed = [...new Set(chunks.filter((c) => !WEBP_KEPT.has(c.fourcc)).map((c) => c.fourcc.trim()))];
   const kept: RiffChunk[] = chunks.filter((c) => WEBP_KEPT.has(c.fourcc));
   const first = kept[0]!;
-  if (first.fourcc === 'VP8X') {
-    const flags = (vp8xFlags(first) & ~(VP8X_EXIF | VP8X_XMP)) | (orientation !== 1 ? VP8X_EXIF : 0);
-    kept[0] = withVp8xFlags(first, flags);
-    // EXIF comes after the image data (RFC 9649 2.7, extended file layout).
-    if (orientation !== 1) kept.push({ fourcc: 'EXIF', data: minimalExif(orientation) });
-  }
-  return { bytes: encodeWebp(kept), removed, orientation };
+  if (first.fourcc === 'VP8X') kept[0] = withVp8xFlags(first, vp8xFlags(first) & ~(VP8X_EXIF | VP8X_XMP));
+  // A simple file had no EXIF to read its orientation from; what `preserve` keeps makes it extended.
+  const blocks = blocksFor(orientation);
+  return { bytes: encodeWebp(withWebpMetadata(kept, blocks)), removed, orientation, blocks };
 }

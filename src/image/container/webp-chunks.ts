@@ -135,3 +135,9 @@ export function withVp8xFlags(chunk: RiffChunk, flags: number): RiffChunk {
   data[0] = flags;
   return { fourcc: 'VP8X', data };
 }
+
+/** The VP8X header a simple (VP8/VP8L) file needs to carry extended chunks: canvas and alpha from its bitstream. */
+export function vp8xForBitstream(bitstream: RiffChunk, flags: number): RiffChunk {
+  const canvas = bitstreamHeader(bitstream);
+  return vp8xChunk(flags | (canvas.alpha ? VP8X_ALPHA : 0), canvas.width, canvas.height);
+}

@@ -1,4 +1,5 @@
-import { stripMetadata } from '../container';
+import { stripMetadataWithReport, type StripResult } from '../container';
+import type { KeptMetadata } from '../container/read-metadata';
 import type { ImageFormat } from '../types';
 
 /**
@@ -6,7 +7,7 @@ import type { ImageFormat } from '../types';
  * was asked for, the first choice is a lossless re-coding of the input (a JPEG's own coefficients, `recode`; none
  * for other formats or when it cannot be done) if it is smaller than the input stripped of metadata; else the
  * input goes back with its pixels untouched, stripped by a lossless container edit (`original`), so the fallback
- * never leaks what the normal path strips.
+ * never leaks what the normal path strips; what `preserve` keeps (`kept`) is written back as the normal path writes it.
  */
 export async function neverLarger<C extends { bytes: Uint8Array }>(
   input: Uint8Array,
@@ -14,11 +15,14 @@ export async function neverLarger<C extends { bytes: Uint8Array }>(
   encoded: C,
   changeAsked: boolean,
   recode: () => Promise<C | undefined>,
-): Promise<{ candidate: C; original?: Uint8Array }> {
+  kept: KeptMetadata | null = null,
+): Promise<{ candidate: C; original?: Pick<StripResult, 'bytes' | 'metadata'> }> {
   if (changeAsked || encoded.bytes.length < input.length) return { candidate: encoded };
   const recoded = await recode();
-  // Stripping only removes bytes, so this is never larger than the input, nor than `encoded`.
-  const stripped = stripMetadata(input, inputFormat);
-  if (recoded && recoded.bytes.length < stripped.length) return { candidate: recoded };
+  // Stripping only removes bytes; the kept values rebuilt take about what they took in the input, and if they
+  // ever take more, they are left out rather than answer a larger file.
+  const withKept = stripMetadataWithReport(input, inputFormat, kept);
+  const stripped = withKept.bytes.length <= input.length ? withKept : { ...stripMetadataWithReport(input, inputFormat), metadata: { kept: false, truncated: withKept.metadata.kept } };
+  if (recoded && recoded.bytes.length < stripped.bytes.length) return { candidate: recoded };
   return { candidate: encoded, original: stripped };
 }

@@ -116,6 +116,8 @@ export interface components {
             maxWidth?: number;
             /** @description Largest height of the result, in pixels, as the image is displayed (after its EXIF rotation). A larger image is scaled down to fit, keeping its aspect ratio; a smaller one is never enlarged. */
             maxHeight?: number;
+            /** @description Metadata to keep besides orientation and colour: `copyright` (EXIF Copyright and Artist, IPTC by-line, credit and copyright notice, XMP rights, creators and licences), `creation` (the date taken: EXIF DateTimeOriginal and DateTimeDigitized with their offsets and fractions, XMP and IPTC creation dates), `location` (the EXIF GPS directory, XMP GPS, IPTC and XMP place names; never kept unless asked). Rebuilt into every output format's own place; at most 64 KiB. Default: none. */
+            preserve?: ("copyright" | "creation" | "location")[];
         };
         CompressMultipartRequest: {
             /**
@@ -138,6 +140,8 @@ export interface components {
             maxWidth?: number;
             /** @description Largest height of the result, in pixels, as the image is displayed (after its EXIF rotation). A larger image is scaled down to fit, keeping its aspect ratio; a smaller one is never enlarged. */
             maxHeight?: number;
+            /** @description Comma-separated, of copyright, creation, location. Metadata to keep besides orientation and colour: `copyright` (EXIF Copyright and Artist, IPTC by-line, credit and copyright notice, XMP rights, creators and licences), `creation` (the date taken: EXIF DateTimeOriginal and DateTimeDigitized with their offsets and fractions, XMP and IPTC creation dates), `location` (the EXIF GPS directory, XMP GPS, IPTC and XMP place names; never kept unless asked). Rebuilt into every output format's own place; at most 64 KiB. Default: none. */
+            preserve?: string;
         };
         DemoMultipartRequest: {
             /**
@@ -209,7 +213,7 @@ export interface components {
         "X-Savings-Percent": number;
         /** @description Format of the returned image. */
         "X-Output-Format": "jpeg" | "png" | "webp" | "avif";
-        /** @description What was done, comma-separated, when anything was: `orientation-applied` (the EXIF orientation was applied to the pixels; the output has no orientation tag), `resized` (to fit maxWidth/maxHeight, which refer to the image as displayed), `converted` (format change), `alpha-flattened` (transparency composited onto white for JPEG), `icc-kept` (the colour profile was carried over), `lossless-recoded` (a JPEG comes back with its own DCT coefficients written again, progressive with optimised Huffman tables: the very same pixels in fewer bytes, when re-encoding would not have been smaller or kept every quantisation step of the input), `original-returned` (re-encoding would not have been smaller, nor re-coding: the input comes back with its metadata stripped). */
+        /** @description What was done, comma-separated, when anything was: `orientation-applied` (the EXIF orientation was applied to the pixels; the output has no orientation tag), `resized` (to fit maxWidth/maxHeight, which refer to the image as displayed), `converted` (format change), `alpha-flattened` (transparency composited onto white for JPEG), `icc-kept` (the colour profile was carried over), `lossless-recoded` (a JPEG comes back with its own DCT coefficients written again, progressive with optimised Huffman tables: the very same pixels in fewer bytes, when re-encoding would not have been smaller or kept every quantisation step of the input), `original-returned` (re-encoding would not have been smaller, nor re-coding: the input comes back with its metadata stripped), `metadata-kept` (metadata `preserve` asked for is in the output), `metadata-truncated` (some of it was dropped: what is kept is capped at 64 KiB, the longest values going first). */
         "X-Compression-Notes": string;
         /** @description Demo requests this client has left in the current hour: the smaller of its own and its network's. */
         "X-Demo-Remaining": number;
