@@ -92,8 +92,9 @@ CREATE TABLE sessions (
 );
 CREATE INDEX sessions_account ON sessions (account_id, ended_ms);
 
--- An emailed sign-in link: only the SHA-256 of its token is stored; `name` was given at sign-up and
--- names the account if this link creates it.
+-- An emailed sign-in link: only the SHA-256 of its token is stored. `name` is no longer written (the
+-- confirm page asks the name of an account it creates); kept until a later migration, for a Worker of the
+-- previous version still answering during a deploy.
 CREATE TABLE sign_in_links (
   token_hash TEXT PRIMARY KEY,
   email TEXT NOT NULL,

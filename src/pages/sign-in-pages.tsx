@@ -104,16 +104,24 @@ export function SignUpUnavailablePage() {
   );
 }
 
-/** What a sign-in link opens: nothing happens until the button is pressed (mail scanners open links too). */
-export function ConfirmPage({ token }: { token: string }) {
+/**
+ * What a sign-in link opens: nothing happens until the button is pressed (mail scanners open links too).
+ * A link that creates the account asks its name here, never from the request that made the link.
+ */
+export function ConfirmPage({ token, newAccount, values, errors }: { token: string; newAccount: boolean } & FormState) {
   return (
-    <Page title="Finish signing in">
-      <h1>Finish signing in</h1>
-      <p class="lead">You opened a sign-in link. Press the button to sign in; the first time, this creates your account.</p>
+    <Page title={newAccount ? 'Create your account' : 'Finish signing in'}>
+      <h1>{newAccount ? 'Create your account' : 'Finish signing in'}</h1>
+      <p class="lead">
+        {newAccount
+          ? 'You opened a sign-in link for an address that has no account yet. Give your name and press the button to create the account and sign in.'
+          : 'You opened a sign-in link. Press the button to sign in.'}
+      </p>
       <form class="card form" method="post" action="/auth/confirm">
         <input type="hidden" name="token" value={token} />
+        {newAccount && <TextField id="name" name="name" label="Your name" autocomplete="name" maxlength={PERSON_NAME_MAX} value={values?.name} error={errors?.name} />}
         <button class="button" type="submit">
-          Sign in to Squeeze
+          {newAccount ? 'Create my account' : 'Sign in to Squeeze'}
         </button>
       </form>
     </Page>

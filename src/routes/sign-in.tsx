@@ -5,16 +5,18 @@ import { readMailSetup, type WorkingMailSetup } from '../mail/mail-setup';
 import { MailSetupError } from '../mail/send-mail';
 import { AccountDisabledPage, ConfirmPage, LinkExpiredPage, LinkSentPage, SignInPage, SignUpPage, SignUpUnavailablePage } from '../pages/sign-in-pages';
 import { renderPage } from '../pages/layout';
-import { confirmForm, formFields, readForm, signInForm, signUpForm } from '../schemas/forms';
+import { accountNameForm, confirmForm, formFields, readForm, signInForm, signUpForm } from '../schemas/forms';
 import { sendSignInLink } from '../sessions/send-sign-in-link';
 import { clearSignedInHint, readSession, signOut, startSession } from '../sessions/sessions';
-import { signInLinkWorks, useSignInLink } from '../sessions/sign-in-links';
+import { signInLinkEmail, useSignInLink } from '../sessions/sign-in-links';
+import { forgetSignUpName, keepSignUpName, signUpName } from '../sessions/sign-up-name';
 import { auditStatement } from '../store/audit';
-import { findOrCreateAccount } from '../store/accounts';
+import { accountExists, findOrCreateAccount } from '../store/accounts';
 
 /**
  * The passwordless flow: /signup and /signin send a link (the same answer whether or not the address
- * has an account); the link opens a confirm page; its POST signs in, making the account the first time.
+ * has an account); the link opens a confirm page; its POST signs in, making the account the first time
+ * with the name given on that page (prefilled in the browser that signed up, sign-up-name.ts).
  * Without a working mail setup, both forms give way to a page saying sign-up is not available, and the
  * log says why.
  */
@@ -26,7 +28,8 @@ export const signInRoutes = new Hono<AppEnv>()
     const fields = await formFields(c.req.raw);
     const form = readForm(signUpForm, fields);
     if (!form.ok) return renderPage(c, <SignUpPage values={fields} errors={form.errors} />, 400);
-    return sendLink(c, setup, form.data.email, form.data.name);
+    keepSignUpName(c, form.data.name);
+    return sendLink(c, setup, form.data.email);
   })
   .get('/signin', (c) => formPage(c, <SignInPage />))
   .post('/signin', async (c) => {
@@ -35,7 +38,7 @@ export const signInRoutes = new Hono<AppEnv>()
     const fields = await formFields(c.req.raw);
     const form = readForm(signInForm, fields);
     if (!form.ok) return renderPage(c, <SignInPage values={fields} errors={form.errors} />, 400);
-    return sendLink(c, setup, form.data.email, null);
+    return sendLink(c, setup, form.data.email);
   })
   .get('/auth/sent', (c) => {
     const setup = readMailSetup(c.env);
@@ -46,20 +49,29 @@ export const signInRoutes = new Hono<AppEnv>()
     c.header('Referrer-Policy', 'no-referrer');
     const token = c.req.query('token') ?? '';
     const form = readForm(confirmForm, { token });
-    if (!form.ok || !(await signInLinkWorks(c.env.DB, form.data.token))) return renderPage(c, <LinkExpiredPage />, 410);
-    return renderPage(c, <ConfirmPage token={form.data.token} />);
+    const email = form.ok ? await signInLinkEmail(c.env.DB, form.data.token) : null;
+    if (!form.ok || !email) return renderPage(c, <LinkExpiredPage />, 410);
+    const newAccount = !(await accountExists(c.env.DB, email));
+    return renderPage(c, <ConfirmPage token={form.data.token} newAccount={newAccount} values={{ name: signUpName(c) }} />);
   })
   .post('/auth/confirm', async (c) => {
     c.header('Referrer-Policy', 'no-referrer');
-    const form = readForm(confirmForm, await formFields(c.req.raw));
-    const link = form.ok ? await useSignInLink(c.env.DB, form.data.token) : null;
-    if (!link) return renderPage(c, <LinkExpiredPage />, 410);
+    const fields = await formFields(c.req.raw);
+    const form = readForm(confirmForm, fields);
+    const linkEmail = form.ok ? await signInLinkEmail(c.env.DB, form.data.token) : null;
+    if (!form.ok || !linkEmail) return renderPage(c, <LinkExpiredPage />, 410);
+    // Checked before the link is used, so that a missing name costs the user a retry, not the link.
+    const named = (await accountExists(c.env.DB, linkEmail)) ? null : readForm(accountNameForm, fields);
+    if (named && !named.ok) return renderPage(c, <ConfirmPage token={form.data.token} newAccount values={fields} errors={named.errors} />, 400);
+    const email = await useSignInLink(c.env.DB, form.data.token);
+    if (!email) return renderPage(c, <LinkExpiredPage />, 410);
     const { account, created } = await findOrCreateAccount(c.env.DB, {
       id: crypto.randomUUID(),
-      email: link.email,
-      name: link.name,
+      email,
+      name: named?.data.name ?? null,
       createdAt: new Date().toISOString(),
     });
+    forgetSignUpName(c);
     if (account.disabled) return renderPage(c, <AccountDisabledPage />, 403);
     await startSession(c, account.id, created ? [auditStatement(c.env.DB, account.id, 'account_created', 'signed up, free plan')] : []);
     return c.redirect('/dashboard', 303);
@@ -93,9 +105,9 @@ function notAvailable(c: Context<AppEnv>): Response {
   return renderPage(c, <SignUpUnavailablePage />, 503);
 }
 
-async function sendLink(c: Context<AppEnv>, setup: WorkingMailSetup, email: string, name: string | null): Promise<Response> {
+async function sendLink(c: Context<AppEnv>, setup: WorkingMailSetup, email: string): Promise<Response> {
   try {
-    await sendSignInLink(c.env, setup, { email, name, clientIp: c.req.header('CF-Connecting-IP'), nowMs: c.var.nowMs });
+    await sendSignInLink(c.env, setup, { email, clientIp: c.req.header('CF-Connecting-IP'), nowMs: c.var.nowMs });
   } catch (err) {
     if (!(err instanceof MailSetupError)) throw err;
     reportSetupProblem(err.message);

@@ -15,14 +15,16 @@ const email = z
   .max(EMAIL_MAX, 'That email address is too long.')
   .pipe(z.email({ error: 'Enter an email address like name@example.com.' }));
 
-export const signUpForm = z.object({
-  name: z.string({ error: 'Enter your name.' }).trim().min(1, 'Enter your name.').max(PERSON_NAME_MAX, `Use at most ${PERSON_NAME_MAX} characters.`),
-  email,
-});
+const personName = z.string({ error: 'Enter your name.' }).trim().min(1, 'Enter your name.').max(PERSON_NAME_MAX, `Use at most ${PERSON_NAME_MAX} characters.`);
+
+export const signUpForm = z.object({ name: personName, email });
 
 export const signInForm = z.object({ email });
 
 export const confirmForm = z.object({ token: z.string().min(1).max(100) });
+
+/** The confirm page's name field, there when the link creates the account. */
+export const accountNameForm = z.object({ name: personName });
 
 export const keyNameForm = z.object({
   name: z

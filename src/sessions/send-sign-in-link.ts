@@ -8,8 +8,6 @@ import { issueSignInLink, withdrawSignInLink } from './sign-in-links';
 
 export interface LinkRequest {
   email: string;
-  /** The name given at sign-up; null at sign-in. */
-  name: string | null;
   clientIp: string | undefined;
   nowMs: number;
 }
@@ -25,7 +23,7 @@ export interface LinkRequest {
  */
 export async function sendSignInLink(env: Bindings, setup: WorkingMailSetup, request: LinkRequest): Promise<void> {
   await countSignInRequest(env, request.clientIp, request.nowMs);
-  const link = await issueSignInLink(env.DB, setup.origin, request.email, request.name, request.nowMs);
+  const link = await issueSignInLink(env.DB, setup.origin, request.email, request.nowMs);
   if (!link) return;
   const taken: Allowance[] = [];
   try {

@@ -54,6 +54,11 @@ export async function findOrCreateAccount(
   return { account: toAccount(row), created: inserted.meta.changes === 1 };
 }
 
+/** Whether `email` (lowercased) is the address of an account, disabled or not. */
+export async function accountExists(db: D1Database, email: string): Promise<boolean> {
+  return (await db.prepare('SELECT 1 AS found FROM accounts WHERE email = ?').bind(email).first()) !== null;
+}
+
 /** Whether `email` (lowercased) is the address of an account that can sign in. */
 export async function hasWorkingAccount(db: D1Database, email: string): Promise<boolean> {
   return (await db.prepare('SELECT 1 AS found FROM accounts WHERE email = ? AND disabled_at IS NULL').bind(email).first()) !== null;

@@ -7,16 +7,16 @@
  */
 export async function insertSignInLinkUnlessRecent(
   db: D1Database,
-  link: { tokenHash: string; email: string; name: string | null; nowMs: number; expiresMs: number },
+  link: { tokenHash: string; email: string; nowMs: number; expiresMs: number },
   coalesceSinceMs: number,
 ): Promise<boolean> {
   const [inserted] = await db.batch([
     db
       .prepare(
-        `INSERT INTO sign_in_links (token_hash, email, name, created_ms, expires_ms) SELECT ?1, ?2, ?3, ?4, ?5
-         WHERE NOT EXISTS (SELECT 1 FROM sign_in_links WHERE email = ?2 AND used_ms IS NULL AND created_ms > ?6)`,
+        `INSERT INTO sign_in_links (token_hash, email, created_ms, expires_ms) SELECT ?1, ?2, ?3, ?4
+         WHERE NOT EXISTS (SELECT 1 FROM sign_in_links WHERE email = ?2 AND used_ms IS NULL AND created_ms > ?5)`,
       )
-      .bind(link.tokenHash, link.email, link.name, link.nowMs, link.expiresMs, coalesceSinceMs),
+      .bind(link.tokenHash, link.email, link.nowMs, link.expiresMs, coalesceSinceMs),
     db.prepare('DELETE FROM sign_in_links WHERE expires_ms < ?').bind(link.nowMs - 86_400_000),
   ]);
   return inserted?.meta.changes === 1;
@@ -27,13 +27,13 @@ export async function deleteSignInLink(db: D1Database, tokenHash: string): Promi
   await db.prepare('DELETE FROM sign_in_links WHERE token_hash = ?').bind(tokenHash).run();
 }
 
-/** Whether the link is unused and unexpired, without using it (the confirm page's GET). */
-export async function signInLinkIsLive(db: D1Database, tokenHash: string, nowMs: number): Promise<boolean> {
+/** The email of an unused, unexpired link, without using it (the confirm page); null when it does not work. */
+export async function liveSignInLinkEmail(db: D1Database, tokenHash: string, nowMs: number): Promise<string | null> {
   const row = await db
-    .prepare('SELECT 1 AS live FROM sign_in_links WHERE token_hash = ? AND used_ms IS NULL AND expires_ms > ?')
+    .prepare('SELECT email FROM sign_in_links WHERE token_hash = ? AND used_ms IS NULL AND expires_ms > ?')
     .bind(tokenHash, nowMs)
-    .first<{ live: number }>();
-  return row !== null;
+    .first<{ email: string }>();
+  return row?.email ?? null;
 }
 
 /**
@@ -44,9 +44,10 @@ export async function consumeSignInLink(
   db: D1Database,
   tokenHash: string,
   nowMs: number,
-): Promise<{ email: string; name: string | null } | null> {
-  return db
-    .prepare('UPDATE sign_in_links SET used_ms = ? WHERE token_hash = ? AND used_ms IS NULL AND expires_ms > ? RETURNING email, name')
+): Promise<string | null> {
+  const row = await db
+    .prepare('UPDATE sign_in_links SET used_ms = ? WHERE token_hash = ? AND used_ms IS NULL AND expires_ms > ? RETURNING email')
     .bind(nowMs, tokenHash, nowMs)
-    .first<{ email: string; name: string | null }>();
+    .first<{ email: string }>();
+  return row?.email ?? null;
 }

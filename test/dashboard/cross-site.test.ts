@@ -61,7 +61,7 @@ describe('cross-site POSTs are refused', () => {
   it('the site\'s own forms pass: same-origin, also with the Origin: null that Chromium sends from a no-referrer page', async () => {
     const email = freshEmail();
     expect((await postAs('/signin', { 'Sec-Fetch-Site': 'same-origin' }, undefined, { email })).status).toBe(303);
-    const confirmed = await postAs('/auth/confirm', { 'Sec-Fetch-Site': 'same-origin', Origin: 'null' }, undefined, { token: await latestToken(email) });
+    const confirmed = await postAs('/auth/confirm', { 'Sec-Fetch-Site': 'same-origin', Origin: 'null' }, undefined, { token: await latestToken(email), name: 'Ada' });
     expect(confirmed.status).toBe(303);
     expect(confirmed.headers.get('Location')).toBe('/dashboard');
   });

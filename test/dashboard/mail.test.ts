@@ -25,7 +25,7 @@ describe('the local outbox', () => {
     const log = vi.spyOn(console, 'log');
     const email = freshEmail();
     await post('/signup', { name: 'Outbox', email });
-    await post('/auth/confirm', { token: await latestToken(email) });
+    await post('/auth/confirm', { token: await latestToken(email), name: 'Outbox' });
     await post('/signin', { email });
     const latest = await get(`/dev/outbox/latest?to=${encodeURIComponent(email.toUpperCase())}`, undefined, LOOPBACK);
     expect(latest.status).toBe(200);

@@ -23,7 +23,7 @@ describe('the session cookie', () => {
   it('is __Host-, HttpOnly, Secure, SameSite=Lax, Path=/, host-only, for at most 30 days', async () => {
     const email = freshEmail();
     await post('/signin', { email });
-    const confirmed = await post('/auth/confirm', { token: await latestToken(email) });
+    const confirmed = await post('/auth/confirm', { token: await latestToken(email), name: 'Ada' });
     const [cookie] = confirmed.headers.getSetCookie();
     const [pair, ...attributes] = cookie!.split(/;\s*/);
     expect(pair).toMatch(/^__Host-session=[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
@@ -33,7 +33,7 @@ describe('the session cookie', () => {
   it('comes with a hint for the static site\'s header, readable by its script and holding no secret; sign-out clears both', async () => {
     const email = freshEmail();
     await post('/signin', { email });
-    const confirmed = await post('/auth/confirm', { token: await latestToken(email) });
+    const confirmed = await post('/auth/confirm', { token: await latestToken(email), name: 'Ada' });
     const hint = confirmed.headers.getSetCookie().find((c) => c.startsWith('__Host-signed-in='))!;
     const [pair, ...attributes] = hint.split(/;\s*/);
     expect(pair).toBe('__Host-signed-in=1');
@@ -67,7 +67,7 @@ describe('session lifetime', () => {
   it('a new session at every sign-in; the one the browser held before ends', async () => {
     const { email, cookie: first } = await signIn();
     await post('/signin', { email });
-    const confirmed = await post('/auth/confirm', { token: await latestToken(email) }, first);
+    const confirmed = await post('/auth/confirm', { token: await latestToken(email), name: 'Ada' }, first);
     const second = sessionCookie(confirmed);
     expect(sessionId(second)).not.toBe(sessionId(first));
     expect(await signedIn(second)).toBe(true);
@@ -125,7 +125,7 @@ describe('the security page', () => {
     const others: string[] = [];
     for (let i = 0; i < 2; i++) {
       await post('/signin', { email });
-      others.push(sessionCookie(await post('/auth/confirm', { token: await latestToken(email) }, undefined, { 'User-Agent': `Browser ${i}` })));
+      others.push(sessionCookie(await post('/auth/confirm', { token: await latestToken(email), name: 'Ada' }, undefined, { 'User-Agent': `Browser ${i}` })));
     }
     const [b, c] = others as [string, string];
     const page = await (await get('/dashboard/security', a)).text();
@@ -137,7 +137,7 @@ describe('the security page', () => {
     expect(await signedIn(c)).toBe(true);
 
     await post('/signin', { email });
-    const d = sessionCookie(await post('/auth/confirm', { token: await latestToken(email) }));
+    const d = sessionCookie(await post('/auth/confirm', { token: await latestToken(email), name: 'Ada' }));
     expect((await post('/dashboard/sessions/end-others', {}, a)).status).toBe(303);
     expect(await signedIn(c)).toBe(false);
     expect(await signedIn(d)).toBe(false);

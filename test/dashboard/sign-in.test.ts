@@ -75,7 +75,7 @@ describe('sign-up and sign-in pages', () => {
 });
 
 describe('the link', () => {
-  it('opens a confirm page that does not use it; only the POST signs in, creating the account on the free plan', async () => {
+  it('opens a confirm page that does not use it; only the POST signs in, creating the account on the free plan with the name given there', async () => {
     const email = freshEmail();
     await post('/signup', { name: 'Grace Hopper', email });
     const token = await latestToken(email);
@@ -89,7 +89,7 @@ describe('the link', () => {
     }
     expect(await account(email)).toBeNull();
 
-    const confirmed = await post('/auth/confirm', { token });
+    const confirmed = await post('/auth/confirm', { token, name: 'Grace Hopper' });
     expect(confirmed.status).toBe(303);
     expect(confirmed.headers.get('Location')).toBe('/dashboard');
     expect(confirmed.headers.get('Referrer-Policy')).toBe('no-referrer');
@@ -103,7 +103,7 @@ describe('the link', () => {
     const email = freshEmail();
     await post('/signin', { email });
     const token = await latestToken(email);
-    expect((await post('/auth/confirm', { token })).status).toBe(303);
+    expect((await post('/auth/confirm', { token, name: 'Ada' })).status).toBe(303);
     for (const response of [await post('/auth/confirm', { token }), await get(`/auth/confirm?token=${token}`)]) {
       expect(response.status).toBe(410);
       expect(response.headers.get('Set-Cookie')).toBeNull();
@@ -117,7 +117,7 @@ describe('the link', () => {
     const email = freshEmail();
     await post('/signin', { email });
     const token = await latestToken(email);
-    const responses = await Promise.all(Array.from({ length: 8 }, () => post('/auth/confirm', { token })));
+    const responses = await Promise.all(Array.from({ length: 8 }, () => post('/auth/confirm', { token, name: 'Ada' })));
     expect(responses.map((r) => r.status).sort()).toEqual([303, 410, 410, 410, 410, 410, 410, 410]);
     const { sessions } = (await env.DB.prepare('SELECT count(*) AS sessions FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE a.email = ?')
       .bind(email)
@@ -180,4 +180,60 @@ describe('the link', () => {
     expect(response.headers.get('Set-Cookie')).toBeNull();
     expect(await response.text()).toContain('This account is disabled');
   });
+
+  it("a coalesced sign-up does not let the first requester choose the name: the confirm page asks it, prefilled only in the browser that gave it", async () => {
+    const victim = freshEmail('victim');
+    // Someone else asks first for the victim's address, with a name of their choosing.
+    expect((await post('/signup', { name: 'Mallory was here', email: victim })).status).toBe(303);
+    // The victim's own request coalesces: the link in the inbox is the one the first request made.
+    const own = await post('/signup', { name: 'Grace', email: victim });
+    expect(own.status).toBe(303);
+    const token = await latestToken(victim);
+    // Opened in the victim's browser: the name it gave, never the first requester's.
+    const inOwnBrowser = await (await get(`/auth/confirm?token=${token}`, nameCookie(own))).text();
+    expect(inOwnBrowser).toMatch(/name="name"[^>]*value="Grace"|value="Grace"[^>]*name="name"/);
+    expect(inOwnBrowser).not.toContain('Mallory');
+    // Opened elsewhere (a phone's mail app): the name is asked, empty.
+    const elsewhere = await (await get(`/auth/confirm?token=${token}`)).text();
+    expect(elsewhere).toMatch(/name="name"/);
+    expect(elsewhere).not.toContain('Mallory');
+    const confirmed = await post('/auth/confirm', { token, name: 'Grace' });
+    expect(confirmed.status).toBe(303);
+    expect(await account(victim)).toMatchObject({ email: victim, name: 'Grace' });
+  });
+
+  it('creating an account without a name shows the confirm page again with the problem named, and the link still works', async () => {
+    const email = freshEmail();
+    await post('/signin', { email });
+    const token = await latestToken(email);
+    for (const name of [undefined, '   ', 'x'.repeat(101)]) {
+      const refused = await post('/auth/confirm', name === undefined ? { token } : { token, name });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('Set-Cookie')).toBeNull();
+      const html = await refused.text();
+      expect(html).toMatch(/Enter your name\.|Use at most 100 characters\./);
+      expect(html).toContain(`name="token" value="${token}"`);
+    }
+    expect(await account(email)).toBeNull();
+    expect((await post('/auth/confirm', { token, name: 'Grace' })).status).toBe(303);
+    expect(await account(email)).toMatchObject({ name: 'Grace' });
+  });
+
+  it("signing in to an account asks no name and keeps the account's", async () => {
+    const { email } = await signIn(freshEmail(), 'First');
+    await post('/signin', { email });
+    const token = await latestToken(email);
+    expect(await (await get(`/auth/confirm?token=${token}`)).text()).not.toMatch(/name="name"/);
+    expect((await post('/auth/confirm', { token, name: 'Renamed' })).status).toBe(303);
+    expect(await account(email)).toMatchObject({ name: 'First' });
+  });
 });
+
+/** The cookie in which a sign-up's answer keeps the name for the confirm page, as a Cookie header value. */
+function nameCookie(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .filter((c) => c.startsWith('__Host-sign-up-name='))
+    .join('; ');
+}

@@ -153,7 +153,7 @@ test("npm run account -- disable ends the account's dashboard sessions", async (
   const signup = await fetch(`${dev.url}/signup`, form({ name: 'Ada', email }));
   assert(signup.status === 303, `signup ${signup.status}`);
   const mail = await (await fetch(`${dev.url}/dev/outbox/latest?to=${encodeURIComponent(email)}`)).json();
-  const confirmed = await fetch(`${dev.url}/auth/confirm`, form({ token: new URL(mail.link).searchParams.get('token') }));
+  const confirmed = await fetch(`${dev.url}/auth/confirm`, form({ token: new URL(mail.link).searchParams.get('token'), name: 'Ada' }));
   const cookie = confirmed.headers.getSetCookie().find((c) => c.startsWith('__Host-session='))?.split(';')[0];
   assert(confirmed.status === 303 && cookie, `confirm ${confirmed.status}`);
   const dashboard = () => fetch(`${dev.url}/dashboard`, { redirect: 'manual', headers: { Cookie: cookie } });

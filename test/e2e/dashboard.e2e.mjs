@@ -41,14 +41,19 @@ function compress(key) {
   return fetch(`${dev.url}/v1/compress`, { method: 'POST', headers: { 'X-API-Key': key }, body });
 }
 
-/** Signs in through the sign-in page and the emailed link. */
-async function signInAs(page, email) {
+/** Signs in through the sign-in page and the emailed link; `newName` for an address with no account yet (the confirm page asks it). */
+async function signInAs(page, email, newName) {
   await page.goto(`${dev.url}/signin`);
   await page.getByLabel('Email address').fill(email);
   await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
   await page.waitForURL('**/auth/sent');
   await page.goto((await latestMail(email)).link);
-  await page.getByRole('button', { name: 'Sign in to Squeeze' }).click();
+  if (newName === undefined) {
+    await page.getByRole('button', { name: 'Sign in to Squeeze' }).click();
+  } else {
+    await page.getByLabel('Your name').fill(newName);
+    await page.getByRole('button', { name: 'Create my account' }).click();
+  }
   await page.waitForURL('**/dashboard');
 }
 
@@ -100,10 +105,12 @@ test('sign-up sends a link (printed by the dev server, kept in the outbox); the 
   while (!printed()) await new Promise((r) => setTimeout(r, 100));
 });
 
-test('the link opens a confirm page; its button signs in and lands on an empty dashboard', async () => {
+test('the link opens a confirm page with the name given at sign-up; its button creates the account and lands on an empty dashboard', async () => {
   await page.goto(usedLink);
+  // The browser that signed up offers its name; the link itself carries none.
+  assert((await page.getByLabel('Your name').inputValue()) === 'Ada Newcomer', 'the name is not prefilled');
   await shoot(page, 'confirm', 'desktop');
-  await page.getByRole('button', { name: 'Sign in to Squeeze' }).click();
+  await page.getByRole('button', { name: 'Create my account' }).click();
   await page.waitForURL('**/dashboard');
   const text = await page.locator('main').innerText();
   assert(text.includes('Hello, Ada Newcomer') && text.includes('0 of 500 compressions') && text.includes('You have no API key yet'), text);
@@ -220,7 +227,7 @@ test('phone, 375 px: every page of the path fits the screen', async () => {
   await shoot(phone, 'sent', 'phone');
   await phone.goto((await latestMail(phoneEmail)).link);
   await shoot(phone, 'confirm', 'phone');
-  await phone.getByRole('button', { name: 'Sign in to Squeeze' }).click();
+  await phone.getByRole('button', { name: 'Create my account' }).click();
   await phone.waitForURL('**/dashboard');
   await noSidewaysScroll(phone, 'the empty dashboard');
   await shoot(phone, 'empty', 'phone');
@@ -310,7 +317,7 @@ test('keys table at 1366 and 390 px: actions in their rows, a 50-character name 
     ['390', { ...PHONE, viewport: { width: 390, height: 844 } }],
   ]) {
     const p = await newPage(options);
-    await signInAs(p, tableEmail);
+    await signInAs(p, tableEmail, label === '1366' ? 'Table Tester' : undefined);
     if (label === '1366') {
       for (const name of ['w'.repeat(50), 'my website']) {
         await p.goto(`${dev.url}/dashboard/keys`);

@@ -74,10 +74,10 @@ export async function followRedirect(posted: Response, cookie: string): Promise<
 let emails = 0;
 export const freshEmail = (tag = 'user') => `${tag}-${++emails}-${crypto.randomUUID().slice(0, 8)}@example.com`;
 
-/** Signs up (or in) through the whole flow: form, mail, confirm. Returns the session cookie. */
+/** Signs up (or in) through the whole flow: form, mail, confirm (with the name, asked there of a new account). Returns the session cookie. */
 export async function signIn(email = freshEmail(), name = 'Ada'): Promise<{ email: string; cookie: string }> {
   expect((await post('/signup', { name, email })).status).toBe(303);
-  const confirmed = await post('/auth/confirm', { token: await latestToken(email) });
+  const confirmed = await post('/auth/confirm', { token: await latestToken(email), name });
   expect(confirmed.status).toBe(303);
   expect(confirmed.headers.get('Location')).toBe('/dashboard');
   return { email, cookie: sessionCookie(confirmed) };
