@@ -3,6 +3,7 @@ import { PAID_CPU_BUDGET_MS } from '../limits/cpu';
 import { ENGINE_BUDGET_BYTES } from '../limits/memory';
 import { queuedJob, type ServerTiming } from '../timing/server-timing';
 import { readIccProfile } from './container';
+import { insertAvifMetadata } from './container/avif-items';
 import { metadataBlocks } from './container/metadata-blocks';
 import { readKeptMetadata } from './container/read-metadata';
 import { insertMetadata } from './container/write-metadata';
@@ -71,8 +72,6 @@ interface Candidate {
   metadata: MetadataWritten;
 }
 
-const NO_METADATA: MetadataWritten = { kept: false, truncated: false };
-
 /**
  * The image path, as an ordered list of small steps: read the header (no decode), refuse what cannot
  * be done, read the EXIF orientation and the colour profile, fit the size as displayed, choose formats,
@@ -132,8 +131,12 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     // AVIF's container is the engine's own: the profile goes in as it is written.
     if (spec.format === 'avif') {
       const profile = icc && !isSrgbProfile(icc) ? icc : undefined;
-      const bytes = hold(await engine.transcode(input, header, spec, { ...limits, profile }));
-      return { spec, bytes, iccKept: profile !== undefined, metadata: NO_METADATA };
+      const encoded = hold(await engine.transcode(input, header, spec, { ...limits, profile }));
+      const blocks = metadataBlocks(keptMetadata, 'avif');
+      const { bytes, written } = insertAvifMetadata(encoded, blocks);
+      if (bytes !== encoded) hold(bytes);
+      const metadata = written ? { kept: blocks.kept, truncated: blocks.truncated } : { kept: false, truncated: blocks.kept };
+      return { spec, bytes, iccKept: profile !== undefined, metadata };
     }
     const encoded = hold(await engine.transcode(input, header, spec, limits));
     const carried = await carryIccProfile(encoded, spec.format, icc);

@@ -3,8 +3,11 @@ import { readKeptMetadata, type KeptMetadata } from '../../src/image/container/r
 import { stripMetadata } from '../../src/image/container';
 import { METADATA_CLASSES, type MetadataClass } from '../../src/image/types';
 import { compress, errorBody, fixture, form, toBase64 } from '../helpers/api';
+import { avifLayout, avifMetadataItems, avifPixels } from '../helpers/avif';
 import { responseImage } from '../helpers/images';
-import { cat, contains, hex, pngChunk, text, withChunks } from '../container/synth';
+import { pixelPng } from '../helpers/png';
+import { cat, contains, hex, pngChunk, pngChunks, text, withChunks } from '../container/synth';
+import { keptExif } from '../../src/image/container/metadata-classes';
 
 /**
  * `preserve` (decisions.md, "Metadata the owner keeps"). The fixtures carry every class and tags no class keeps
@@ -145,6 +148,33 @@ describe('preserve: what each output carries', () => {
     expect(contains(bytes, Uint8Array.of(0x01, 0x12, 0x00, 0x03, 0, 0, 0, 1, 0, 6))).toBe(notes.startsWith('original-returned'));
   });
 
+  it('AVIF: an Exif item and an XMP mime item describe the image, in one frame, with alpha and in a grid; the pixels are the same', async () => {
+    const tagged = await fixture('metadata/tagged.png');
+    const [exif, xmp] = ['eXIf', 'iTXt'].map((type) => pngChunks(tagged).find((c) => c.type === type)!.raw);
+    for (const [width, height, channels] of [[300, 200, 3], [300, 200, 4], [1100, 150, 4]] as const) {
+      const clean = pixelPng(width, height, channels, (x, y) => [x % 256, y % 256, (x * y) % 256, (x + y) % 256].slice(0, channels));
+      const input = withChunks(clean, exif!, xmp!);
+      const plain = new Uint8Array(await (await compress(form('file', input, { format: 'avif' }))).arrayBuffer());
+      const response = await compress(form('file', input, { format: 'avif', preserve: 'copyright,creation' }));
+      expect(response.headers.get('X-Compression-Notes')).toBe('converted, metadata-kept');
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      expect(avifLayout(bytes)).toEqual(avifLayout(plain));
+      expect(avifLayout(bytes)).toMatchObject({ width, height, alpha: channels === 4, grid: width > 1000 });
+      expect((await avifPixels(bytes)).data).toEqual((await avifPixels(plain)).data);
+      const items = avifMetadataItems(bytes);
+      expect(items.map((i) => [i.type, i.contentType])).toEqual([['Exif', undefined], ['mime', 'application/rdf+xml']]);
+      expect(avifMetadataItems(plain)).toEqual([]);
+      // The Exif item: the offset of its TIFF header (0), then the TIFF with the asked entries.
+      const [exifItem, xmpItem] = items;
+      expect([...exifItem!.data.subarray(0, 6)]).toEqual([0, 0, 0, 0, 0x4d, 0x4d]);
+      const kept = (await readKeptMetadata(tagged, 'png', ['copyright', 'creation']))!;
+      expect(keptExif(exifItem!.data.subarray(4), ALL)).toEqual({ ...kept.exif, gps: [] });
+      expect(contains(xmpItem!.data, '2026-05-04T10:11:12+02:00')).toBe(true);
+      expect(contains(xmpItem!.data, 'Paris')).toBe(false);
+      for (const secret of NEVER) expect(contains(bytes, utf8(secret)), secret).toBe(false);
+    }
+  });
+
   it('caps what is kept at 64 KiB: the longest value goes first, and the notes say so', async () => {
     const long = 'L'.repeat(70_000);
     const xmp = utf8(
@@ -153,10 +183,10 @@ describe('preserve: what each output carries', () => {
         `<dc:rights><rdf:Alt><rdf:li xml:lang="x-default">${long}</rdf:li></rdf:Alt></dc:rights></rdf:Description></rdf:RDF></x:xmpmeta>`,
     );
     const input = withChunks(await fixture('engine/pngsuite/basn2c08.png'), pngChunk('iTXt', cat(text('XML:com.adobe.xmp\0\0\0\0\0'), xmp)));
-    for (const format of ['png', 'jpeg', 'webp'] as const) {
+    for (const format of ['png', 'jpeg', 'webp', 'avif'] as const) {
       const response = await compress(form('file', input, { format, preserve: 'copyright' }));
       expect(response.headers.get('X-Compression-Notes')).toMatch(/metadata-kept, metadata-truncated$/);
-      const { bytes } = await responseImage(response);
+      const bytes = new Uint8Array(await response.arrayBuffer());
       expect(contains(bytes, 'Short Credit'), format).toBe(true);
       expect(contains(bytes, 'LLLL'), format).toBe(false);
     }

@@ -57,3 +57,41 @@ export function avifLayout(bytes: Uint8Array): { width: number; height: number; 
   });
   return { width: u32(ispe, 4), height: u32(ispe, 8), grid: types.get(primary) === 'grid', alpha, icc: profile ? profile.body.slice(4) : null };
 }
+
+/**
+ * The items an AVIF's meta box says describe its primary item ('cdsc' references), by item type, with their
+ * bytes as iloc locates them (version 0, 4-byte offsets and lengths, one extent): an 'Exif' item and a 'mime'
+ * one, with the mime's content type.
+ */
+export function avifMetadataItems(bytes: Uint8Array): Array<{ type: string; contentType?: string; data: Uint8Array }> {
+  const meta = boxes(child(boxes(bytes), 'meta').body, 4);
+  const u16 = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
+  const u32 = (b: Uint8Array, at: number) => new DataView(b.buffer, b.byteOffset).getUint32(at);
+  const primary = u16(child(meta, 'pitm').body, 4);
+  const iloc = child(meta, 'iloc').body;
+  if (iloc[4] !== 0x44 || iloc[5] !== 0) throw new Error('iloc is not as avif-container.c writes it');
+  const located = new Map<number, Uint8Array>();
+  for (let i = 0, at = 8; i < u16(iloc, 6); i++) {
+    const extents = u16(iloc, at + 4);
+    if (extents !== 1) throw new Error(`item ${u16(iloc, at)} has ${extents} extents`);
+    const offset = u32(iloc, at + 6);
+    const length = u32(iloc, at + 10);
+    if (offset + length > bytes.length) throw new Error(`item ${u16(iloc, at)} runs past the file`);
+    located.set(u16(iloc, at), bytes.subarray(offset, offset + length));
+    at += 14;
+  }
+  const infes = new Map<number, { type: string; contentType?: string }>();
+  for (const infe of boxes(child(meta, 'iinf').body, 6)) {
+    const type = String.fromCharCode(...infe.body.subarray(8, 12));
+    const tail = new TextDecoder().decode(infe.body.subarray(13)).split('\0')[0];
+    infes.set(u16(infe.body, 4), type === 'mime' ? { type, contentType: tail } : { type });
+  }
+  const iref = meta.find((b) => b.type === 'iref');
+  const describing = iref ? boxes(iref.body, 4).filter((b) => b.type === 'cdsc' && u16(b.body, 4) === primary && u16(b.body, 2) === 1) : [];
+  return describing.map((ref) => {
+    const id = u16(ref.body, 0);
+    const data = located.get(id);
+    if (!data) throw new Error(`item ${id} has no location`);
+    return { ...infes.get(id)!, data };
+  });
+}

@@ -11,4 +11,4 @@ export async function avifPixels(bytes: Uint8Array): Promise<{ width: number; he
   return image;
 }
 
-export { avifLayout } from './avif-layout';
+export { avifLayout, avifMetadataItems } from './avif-layout';

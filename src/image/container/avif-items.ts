@@ -1,0 +1,116 @@
+import { ascii, asciiBytes, concat, u16be, u32be } from './bytes';
+import type { MetadataBlocks } from './metadata-blocks';
+
+/**
+ * The kept metadata as items of an AVIF the engine wrote (codecs/src/avif-container.c: ftyp, then a version 0
+ * meta box whose iloc has 4-byte offsets and lengths and no base offset, then mdat). HEIF (ISO/IEC 23008-12)
+ * keeps EXIF as an 'Exif' item (a 4-byte offset to the TIFF header, then the TIFF: A.2.1) and XMP as a 'mime'
+ * item of type application/rdf+xml, each linked to the image it describes by a 'cdsc' reference. Their bytes
+ * go into a second mdat at the end; the meta box grows, so every offset iloc had moves by as much.
+ */
+
+const XMP_CONTENT_TYPE = 'application/rdf+xml';
+
+interface Box {
+  type: string;
+  start: number;
+  end: number;
+}
+
+/** The boxes between `from` and `to` (32-bit sizes, as the engine writes them); null when they do not tile the range. */
+function boxes(bytes: Uint8Array, from: number, to: number): Box[] | null {
+  const found: Box[] = [];
+  for (let at = from; at < to; ) {
+    if (at + 8 > to) return null;
+    const size = u32be(bytes, at);
+    if (size < 8 || at + size > to) return null;
+    found.push({ type: ascii(bytes, at + 4, 4), start: at, end: at + size });
+    at += size;
+  }
+  return found;
+}
+
+function box(type: string, ...parts: Uint8Array[]): Uint8Array {
+  const body = concat(parts);
+  const head = new Uint8Array(8);
+  new DataView(head.buffer).setUint32(0, 8 + body.length);
+  head.set(asciiBytes(type), 4);
+  return concat([head, body]);
+}
+
+const u16 = (n: number) => Uint8Array.of(n >> 8, n & 0xff);
+const u32 = (n: number) => Uint8Array.of(n >>> 24, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff);
+const fullBox = (type: string, ...parts: Uint8Array[]) => box(type, new Uint8Array(4), ...parts);
+
+/** An infe of version 2: item ID, protection index 0, item type, an empty name, and for 'mime' its content type. */
+function infe(id: number, type: 'Exif' | 'mime'): Uint8Array {
+  const head = Uint8Array.of(2, 0, 0, 0);
+  const tail = type === 'mime' ? asciiBytes(`${XMP_CONTENT_TYPE}\0`) : new Uint8Array(0);
+  return box('infe', head, u16(id), u16(0), asciiBytes(type), Uint8Array.of(0), tail);
+}
+
+/**
+ * The AVIF with the blocks' EXIF and XMP as items describing its primary item; unchanged (and `false`) when it
+ * has none to carry, or its boxes are not laid out as the engine writes them.
+ */
+export function insertAvifMetadata(bytes: Uint8Array, blocks: MetadataBlocks): { bytes: Uint8Array; written: boolean } {
+  const payloads = [
+    ...(blocks.exif ? [{ type: 'Exif' as const, data: concat([u32(0), blocks.exif]) }] : []),
+    ...(blocks.xmp ? [{ type: 'mime' as const, data: blocks.xmp }] : []),
+  ];
+  const unchanged = { bytes, written: false };
+  if (!payloads.length) return unchanged;
+  const meta = boxes(bytes, 0, bytes.length)?.find((b) => b.type === 'meta');
+  const children = meta && boxes(bytes, meta.start + 12, meta.end);
+  const find = (type: string) => children?.find((b) => b.type === type);
+  const [iloc, iinf, pitm] = [find('iloc'), find('iinf'), find('pitm')];
+  if (!meta || !children || !iloc || !iinf || !pitm) return unchanged;
+  // iloc version 0, offset and length 4 bytes, no base offset: as avif-container.c writes it.
+  const iref = find('iref');
+  const versions = [meta, iloc, iinf, ...(iref ? [iref] : [])].map((b) => bytes[b.start + 8]);
+  if (versions.some((v) => v !== 0) || bytes[iloc.start + 12] !== 0x44 || bytes[iloc.start + 13] !== 0) return unchanged;
+  const count = u16be(bytes, iloc.start + 14);
+  const entries: Array<{ id: number; extents: Array<[number, number]> }> = [];
+  for (let i = 0, at = iloc.start + 16; i < count; i++) {
+    if (at + 6 > iloc.end) return unchanged;
+    const extents = u16be(bytes, at + 4);
+    if (at + 6 + 8 * extents > iloc.end) return unchanged;
+    entries.push({ id: u16be(bytes, at), extents: Array.from({ length: extents }, (_, e) => [u32be(bytes, at + 6 + 8 * e), u32be(bytes, at + 10 + 8 * e)]) });
+    at += 6 + 8 * extents;
+  }
+  const firstId = Math.max(0, ...entries.map((e) => e.id)) + 1;
+  if (firstId + payloads.length > 0xffff || u16be(bytes, iinf.start + 12) + payloads.length > 0xffff) return unchanged;
+  const primary = u16be(bytes, pitm.start + 12);
+  const ids = payloads.map((_, i) => firstId + i);
+
+  // Each box is built twice: first to learn how much meta grows, then with the offsets moved by that.
+  const references = ids.map((id) => box('cdsc', u16(id), u16(1), u16(primary)));
+  const newIref = fullBox('iref', ...(iref ? [bytes.subarray(iref.start + 12, iref.end)] : []), ...references);
+  const items = u16be(bytes, iinf.start + 12);
+  const newIinf = fullBox('iinf', u16(items + payloads.length), bytes.subarray(iinf.start + 14, iinf.end), ...ids.map((id, i) => infe(id, payloads[i]!.type)));
+  const buildIloc = (shift: number, dataAt: number) => {
+    let at = dataAt;
+    const added = payloads.map((p, i) => {
+      const entry = concat([u16(ids[i]!), u16(0), u16(1), u32(at), u32(p.data.length)]);
+      at += p.data.length;
+      return entry;
+    });
+    const kept = entries.map((e) => concat([u16(e.id), u16(0), u16(e.extents.length), ...e.extents.flatMap(([offset, length]) => [u32(offset + shift), u32(length)])]));
+    return fullBox('iloc', Uint8Array.of(0x44, 0), u16(count + payloads.length), ...kept, ...added);
+  };
+  const buildMeta = (newIloc: Uint8Array) => {
+    const parts = children.flatMap((c) => {
+      if (c.type === 'iloc') return [newIloc];
+      if (c.type === 'iinf') return iref ? [newIinf] : [newIinf, newIref];
+      if (c.type === 'iref') return [newIref];
+      return [bytes.subarray(c.start, c.end)];
+    });
+    return fullBox('meta', ...parts);
+  };
+  const shift = buildMeta(buildIloc(0, 0)).length - (meta.end - meta.start);
+  const dataAt = bytes.length + shift + 8;
+  if (dataAt + payloads.reduce((n, p) => n + p.data.length, 0) > 0xffffffff) return unchanged;
+  const newMeta = buildMeta(buildIloc(shift, dataAt));
+  const out = concat([bytes.subarray(0, meta.start), newMeta, bytes.subarray(meta.end), box('mdat', ...payloads.map((p) => p.data))]);
+  return { bytes: out, written: true };
+}
