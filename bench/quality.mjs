@@ -28,6 +28,7 @@ import { atScore, median } from './curves.mjs';
 import { RESAVED_SERVICE, resavedComparison } from './resaved-quality.mjs';
 import { resavedPhotos } from './resaved.mjs';
 import { resavedOracle } from './resaved-oracle.mjs';
+import { ONE_LOOK_SERVICE, oneLookFitTable, oneLookRows, oneLookTables } from './one-look.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = join(root, 'bench/.cache');
@@ -504,6 +505,29 @@ if (only === 'avif') {
     '',
     `(${minutes()} min into the run${avifRowsReused ? `; the rows of ${avifRowsReused} photos measured by earlier runs of this engine and TypeScript, kept in bench/.cache/avif-rows` : ''}.)`,
   ]);
+}
+if (only === 'one-look') {
+  const part = process.env.ONE_LOOK_PART ?? 'tuning';
+  const sweep = part === 'tuning';
+  const rows = await oneLookRows({ current, ssimulacra2, cache, corpus, work, part, sweep });
+  const section = [
+    `## Quality: one look across formats, the ${part} part`,
+    '',
+    `${command('one-look')}${part === 'tuning' ? '' : ` with ONE_LOOK_PART=${part}`} ${at}. ${tools} avifdec is Debian bookworm's (libavif 0.11.1 with dav1d).`,
+    '',
+    "Issue 36's development set (bench/one-look-set.mjs, about 1 MP each: JPEGs saved at 60 to 95, 4:2:0, 4:4:4, grey, progressive,",
+    'twice, off their grid; dark grain, gradients, renders; PNG photos and graphics; WebP), each sent through the image path as the',
+    `API runs it (\`compressImage\`) as \`auto\` at service qualities ${ONE_LOOK_SERVICE.join(', ')} with \`Accept: */*\` and with each Accept below;`,
+    "every answer scored with SSIMULACRA2 against the input's decoded pixels. The bar (issue 36): no answer more than 2 points",
+    'below the `*/*` answer, none larger.',
+    '',
+    ...oneLookTables(rows),
+    ...(sweep ? ['', "WebP and AVIF swept over their encoder qualities, interpolated at the `*/*` answer's SSIMULACRA2 (what the rule must predict):", '', ...oneLookFitTable(rows)] : []),
+    '',
+    `(${minutes()} min into the run.)`,
+  ];
+  if (process.env.PHOTOS) console.log(section.join('\n'));
+  else writeDocSection(`quality-one-look-${part}`, 'bench:quality', section);
 }
 const today = !only || ['resaved', 'confirm', 'fresh', 'unseen', 'final', 'reserve', 'masters'].includes(only) ? ready(await loadBaseline(root, cache, process.env.TODAY ?? null, 'TODAY')) : undefined;
 const todayCommand = (part) => `${command(part)}${process.env.TODAY ? ` and TODAY=${process.env.TODAY}` : ''}`;

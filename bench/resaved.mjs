@@ -195,7 +195,7 @@ export const RESAVED_PARTS = ['tuning', 'held-out', 'confirm', 'fresh', 'unseen'
 const ALONE = new Set(['confirm', 'fresh', 'unseen', 'final', 'reserve']);
 
 /** A binary PPM (P6) or PGM (P5) with maxval 255: its samples and what to write them back with. */
-function readPnm(bytes) {
+export function readPnm(bytes) {
   const text = bytes.subarray(0, 64).toString('latin1');
   const match = /^(P[56])\s+(\d+)\s+(\d+)\s+255\s/.exec(text);
   if (!match) throw new Error('resaved: expected an 8-bit binary PPM or PGM');
@@ -203,7 +203,7 @@ function readPnm(bytes) {
   return { magic, width: Number(width), height: Number(height), channels: magic === 'P6' ? 3 : 1, samples: new Uint8Array(bytes.subarray(head.length)), head };
 }
 
-const writePnm = ({ head, samples }) => Buffer.concat([Buffer.from(head, 'latin1'), samples]);
+export const writePnm = ({ head, samples }) => Buffer.concat([Buffer.from(head, 'latin1'), samples]);
 
 /** A seeded normal variate (xorshift32, Box-Muller), so the set is the same on every machine. */
 function gaussian(seed) {
@@ -221,7 +221,7 @@ function gaussian(seed) {
 
 const clamp = (v) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
 
-const FILTERS = {
+export const FILTERS = {
   /**
    * A low-light phone photo: a dark, contrasty tone curve (mean luma about a fifth of full scale) and sensor
    * grain, luma noise of sigma 5 levels shared by the channels and chroma noise of sigma 2.5 per channel.

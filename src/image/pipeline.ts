@@ -12,12 +12,12 @@ import { engine } from './engine-instance';
 import { readHeader } from './header/read-header';
 import { runExclusive } from './job-queue';
 import { encoderQuality } from './quality-scale';
-import { avifLook } from './steps/avif-look';
 import { carryIccProfile } from './steps/carry-icc';
 import { checkBudget, type JobCost, jobCost } from './steps/check-budget';
 import { chooseFormats, type RequestedFormat } from './steps/choose-formats';
 import { fitSize } from './steps/fit-size';
 import { neverLarger } from './steps/never-larger';
+import { keepsEveryPixel, oneLook } from './steps/one-look';
 import { orient } from './steps/orient';
 import { losslessRecoding, onSourceGrid, preferRecoding } from './steps/jpeg-from-jpeg';
 import { refuseAnimation } from './steps/refuse-animation';
@@ -51,7 +51,8 @@ export type CompressionNote =
   | 'lossless-recoded'
   | 'original-returned'
   | 'metadata-kept'
-  | 'metadata-truncated';
+  | 'metadata-truncated'
+  | 'format-kept-for-look';
 
 export interface CompressResult {
   bytes: Uint8Array;
@@ -90,10 +91,12 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   // carry-icc leaves a plain sRGB profile out; any other may be copied into the output.
   const iccBytes = icc && !isSrgbProfile(icc) ? icc.length : 0;
   const accepted = { webp: request.acceptsWebp, avif: request.acceptsAvif ?? false };
-  const [primary, ...optional] = chooseFormats(header.format, request.format, accepted, size).map(
-    (format): OutputSpec =>
-      avifLook(header, onSourceGrid(header, { format, quality: encoderQuality(format, request.quality), ...size, orientation, iccBytes }), request.quality),
+  const [primary, ...otherFormats] = chooseFormats(header.format, request.format, accepted, size).map(
+    (format): OutputSpec => onSourceGrid(header, { format, quality: encoderQuality(format, request.quality), ...size, orientation, iccBytes }),
   );
+  // auto's other formats are made at the look of the input-format candidate, or not at all where they cannot have it.
+  const optional = otherFormats.flatMap((spec) => oneLook(header, spec, request.quality) ?? []);
+  let lookSkipped = optional.length < otherFormats.length;
   const cpuBudgetMs = request.cpuBudgetMs ?? PAID_CPU_BUDGET_MS;
   const primaryCost = jobCost(engine, header, primary!);
   checkBudget(header, primary!, primaryCost, cpuBudgetMs);
@@ -165,6 +168,11 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
       const first = await preferRecoding(header, await encode(primary!), recode);
       const kept = await neverLarger(input, header.format, first, changeAsked, async () => recode?.(), keptMetadata);
       const others: Candidate[] = [];
+      // Kept pixel for pixel (re-coded, or the original): no lossy candidate has that look.
+      if (alternatives.length && keepsEveryPixel(kept)) {
+        lookSkipped = true;
+        return { kept, others };
+      }
       for (const { spec, cost } of alternatives) {
         // Beside what the first job left in hand; the engine enforces it too.
         if (cost.peakBytes + heldBytes > ENGINE_BUDGET_BYTES) continue;
@@ -192,6 +200,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
       if (best.spec.format !== header.format) notes.push('converted');
       if (header.hasAlpha && best.spec.format === 'jpeg') notes.push('alpha-flattened');
     }
+    if (lookSkipped && best.spec.format === header.format) notes.push('format-kept-for-look');
     if (best.iccKept) notes.push('icc-kept');
     if (best.metadata.kept) notes.push('metadata-kept');
     if (best.metadata.truncated) notes.push('metadata-truncated');

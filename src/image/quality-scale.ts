@@ -20,7 +20,7 @@ const ENCODER_QUALITY: Record<OutputFormat, ReadonlyArray<readonly [number, numb
 };
 
 /** Linear interpolation of y at x along points sorted by x, clamped to the ends. */
-function along(points: ReadonlyArray<readonly [number, number]>, x: number): number {
+export function along(points: ReadonlyArray<readonly [number, number]>, x: number): number {
   const first = points[0]!;
   const last = points[points.length - 1]!;
   if (x <= first[0]) return first[1];

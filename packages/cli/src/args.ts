@@ -19,7 +19,7 @@ Output (never destroys the input by default):
 Compression:
   -q, --quality N        1-100 (default 80)
   -f, --format F         auto, jpeg, png, webp or avif (default auto: keep the input's format)
-      --allow-webp       with auto, take WebP when it is smaller
+      --allow-webp       with auto, take WebP when smaller at the same look
       --max-width N      scale down to fit, keeping the aspect ratio
       --max-height N
       --preserve LIST    keep metadata besides orientation and colour, comma-separated: copyright,

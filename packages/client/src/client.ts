@@ -38,7 +38,7 @@ export interface CallOptions {
 }
 
 export interface CompressOptions extends CompressOptionsOfApi, CallOptions {
-  /** With format `auto`, let the API answer WebP when that is smaller (sends `Accept: image/webp`). */
+  /** With format `auto`, let the API answer WebP when that is smaller at the same look (sends `Accept: image/webp`; the API decides). */
   allowWebp?: boolean;
 }
 
@@ -53,7 +53,7 @@ export interface CompressResult {
   savedBytes: number;
   /** round(100 × saved / original), as the API computes it. */
   savingsPercent: number;
-  /** What the API did: `resized`, `converted`, `orientation-applied`, `alpha-flattened`, `icc-kept`, `lossless-recoded`, `original-returned`, `metadata-kept`, `metadata-truncated`. */
+  /** What the API did: `resized`, `converted`, `orientation-applied`, `alpha-flattened`, `icc-kept`, `lossless-recoded`, `original-returned`, `metadata-kept`, `metadata-truncated`, `format-kept-for-look`. */
   notes: string[];
   /** The rate-limit windows of the answer: `minute` and `month`. */
   rateLimit: RateLimitInfo;

@@ -1,0 +1,75 @@
+import { along } from '../quality-scale';
+import type { ImageHeader, OutputSpec } from '../types';
+
+type Points = ReadonlyArray<readonly [number, number]>;
+
+/**
+ * How much WebP's and AVIF's encoder qualities are raised over the scale's for a JPEG kept at its stored size, by how
+ * far the service quality is above the input's effective quality (header.quality; negative: below). Our JPEG of such
+ * an input keeps its blocks (on its own steps from 4:2:0 and grey, jpeg-from-jpeg.ts), so it looks better against the
+ * input than the scale predicts, while WebP and AVIF re-draw the input's blocks from pixels. Fitted on issue 36's
+ * tuning part (bench/one-look-set.mjs; docs/benchmarks.md, "Quality: one look across formats"): per photo the
+ * quality whose SSIMULACRA2 is that of the answer to Accept: *\/*, and here about the largest of those near each point
+ * (the rule may err only towards a better look; 2 points of SSIMULACRA2 are 2 to 4 of these qualities). WebP needed
+ * -6.1 to 8.8 more from inputs saved above the service quality; AVIF (4:4:4 itself) -7.4 to 6 from 4:2:0 and grey
+ * ones, and -13.7 to 7.7 from 4:4:4 ones (0 to 7.7 on the grainy one).
+ */
+const WEBP_LIFT: Points = [[-25, 5], [-15, 6.5], [-10, 6.5], [-5, 9], [0, 11]];
+const AVIF_LIFT: Record<'subsampled' | 'full', Points> = {
+  subsampled: [[-15, 1.5], [-10, 4.5], [-5, 6], [0, 10.5]],
+  full: [[-20, 0], [-10, 1.5], [-5, 2], [0, 8], [10, 10]],
+};
+
+/**
+ * Neither WebP nor AVIF is made from a 4:2:0 or grey JPEG kept at its size that was saved at or below the service
+ * quality, nor WebP from a 4:4:4 one: our JPEG re-quantises the input on its own steps (or re-codes it) and keeps
+ * nearly its look. On the tuning part the quality matching it was 6.9 to 33.9 above AVIF's scale (a gradient saved at
+ * 70: 29 at service 70, for 1.31x our JPEG's bytes) and often beyond 99 for WebP, and at that look AVIF saved at most
+ * 13 % and WebP nothing (1.21 to 3.13x).
+ */
+const SKIPPED_FROM = 0;
+
+/**
+ * From PNG our PNG is lossy at 95 on photos (quality-scale.ts): it looked 71.4 and 73.2 whatever the service quality
+ * on the tuning part's PNG photos, while WebP at the scale's quality looked 70.4 at service 70; WebP is raised up to
+ * 75, by the most it needed (3.2). A PNG of under 4 bits per pixel is a graphic (a render: 1.6), whose WebP (4:2:0) could
+ * not look as good as our PNG from service 90 (73.4 at any quality against 77.3); from 85 it is not made.
+ */
+const WEBP_LIFT_FROM_PNG: Points = [[70, 3.5], [75, 0]];
+const PNG_GRAPHIC_BITS_PER_PIXEL = 4;
+const PNG_GRAPHIC_WEBP_UP_TO = 85;
+
+/** The largest encoder quality a look may ask: beyond it the bytes grow faster than any format can win them back. */
+const MAX_QUALITY = 99;
+
+/** Kept as stored: a JPEG input out at its own size and orientation, so our JPEG of it keeps its blocks. */
+const jpegAsStored = (header: ImageHeader, out: OutputSpec) =>
+  header.format === 'jpeg' && out.width === header.width && out.height === header.height && (out.orientation ?? 1) === 1;
+
+const subsampled = ({ grey, sampling }: ImageHeader) => grey || sampling.some(({ h, v }) => h !== sampling[0]!.h || v !== sampling[0]!.v);
+
+/**
+ * `auto`'s WebP or AVIF candidate at the look of the input-format candidate (decisions.md, "One look across formats"):
+ * its encoder quality raised where the input-format candidate looks better than the scale predicts, or undefined
+ * where it cannot have that look. `service` is the request's quality on the one scale; `out` is at the scale's.
+ */
+export function oneLook(header: ImageHeader, out: OutputSpec, service: number): OutputSpec | undefined {
+  if ((out.format !== 'webp' && out.format !== 'avif') || out.quality >= 100) return out;
+  if (header.format === 'png' && out.format === 'webp') return fromPng(header, out, service);
+  if (!jpegAsStored(header, out)) return out;
+  const above = service - header.quality;
+  const full = !subsampled(header);
+  if (above >= SKIPPED_FROM && (out.format === 'webp' || !full)) return undefined;
+  const lift = along(out.format === 'webp' ? WEBP_LIFT : AVIF_LIFT[full ? 'full' : 'subsampled'], above);
+  const quality = Math.round(out.quality + lift);
+  return quality > MAX_QUALITY ? undefined : { ...out, quality: Math.max(1, quality) };
+}
+
+function fromPng(header: ImageHeader, out: OutputSpec, service: number): OutputSpec | undefined {
+  const bitsPerPixel = (header.fileBytes * 8) / (header.width * header.height);
+  if (bitsPerPixel < PNG_GRAPHIC_BITS_PER_PIXEL && service >= PNG_GRAPHIC_WEBP_UP_TO) return undefined;
+  return { ...out, quality: Math.min(MAX_QUALITY, Math.round(out.quality + along(WEBP_LIFT_FROM_PNG, service))) };
+}
+
+/** The input-format candidate has every pixel of the input (re-coded losslessly, or the original): no lossy candidate looks as good. */
+export const keepsEveryPixel = (kept: { candidate: { spec: OutputSpec }; original?: unknown }) => kept.original !== undefined || kept.candidate.spec.recode === true;

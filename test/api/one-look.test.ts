@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { readHeader } from '../../src/image/header/read-header';
+import { encoderQuality } from '../../src/image/quality-scale';
+import { oneLook } from '../../src/image/steps/one-look';
+import type { ImageHeader, OutputFormat } from '../../src/image/types';
+import { call, createKey, fixture, form } from '../helpers/api';
+import { freshEngine } from '../engine/helpers';
+
+// issue 36, decisions.md "One look across formats": auto's WebP and AVIF candidates are made at the look of the
+// input-format candidate, or not at all; the rule (steps/one-look.ts) is pinned per input class here, its looks in
+// the bench (npm run bench:quality one-look, docs/benchmarks.md).
+
+async function compress(input: Uint8Array, quality: number, accept: string): Promise<{ format: string; notes: string[]; bytes: Uint8Array }> {
+  const { key } = await createKey('business');
+  const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key, Accept: accept }, body: form('file', input, { quality: String(quality) }) });
+  if (response.status !== 200) expect.fail(`${response.status}: ${await response.text()}`);
+  const notes = (response.headers.get('X-Compression-Notes') ?? '').split(', ').filter(Boolean);
+  return { format: response.headers.get('X-Output-Format')!, notes, bytes: new Uint8Array(await response.arrayBuffer()) };
+}
+
+const BOTH = 'image/avif,image/webp,*/*';
+const WEBP = 'image/webp,*/*';
+
+/** The encoder quality the rule gives `format` for `header` kept at its size, at service `quality` (undefined: not made). */
+const lookQuality = (header: ImageHeader, format: OutputFormat, quality: number) =>
+  oneLook(header, { format, quality: encoderQuality(format, quality), width: header.width, height: header.height }, quality)?.quality;
+
+/** The candidate `format` at encoder quality `quality`, as the pipeline makes it (no profile to carry in these fixtures). */
+const encoded = (input: Uint8Array, format: OutputFormat, quality: number) => {
+  const header = readHeader(input);
+  return freshEngine().transcode(input, header, { format, quality, width: header.width, height: header.height });
+};
+
+/** What auto must answer, [format, bytes]: the smallest of the `*\/*` answer and the candidates (ties to the later, as the pipeline). */
+function smallest(base: { format: string; bytes: Uint8Array }, candidates: Array<{ format: string; bytes: Uint8Array }>) {
+  const best = candidates.reduce((kept, c) => (c.bytes.length <= kept.bytes.length ? c : kept), base);
+  return [best.format, best.bytes];
+}
+
+describe('auto: one look across formats', () => {
+  it('a 4:2:0 JPEG on its grid saved at or below the quality asked: neither WebP nor AVIF is made, the JPEG is answered and says why', async () => {
+    // libjpeg's test image, saved at 75: our JPEG at 80 keeps its steps and nearly its look.
+    const input = await fixture('engine/testorig.jpg');
+    const header = readHeader(input);
+    expect([header.sampling.length, header.sampling[0], header.quality]).toEqual([3, { h: 2, v: 2 }, 75]);
+    expect(lookQuality(header, 'webp', 80)).toBeUndefined();
+    expect(lookQuality(header, 'avif', 80)).toBeUndefined();
+    const base = await compress(input, 80, '*/*');
+    expect(base.notes).not.toContain('format-kept-for-look');
+    for (const accept of [WEBP, BOTH]) {
+      const answer = await compress(input, 80, accept);
+      expect(answer.format).toBe('jpeg');
+      expect(answer.bytes).toEqual(base.bytes);
+      expect(answer.notes).toContain('format-kept-for-look');
+    }
+  });
+
+  it('a grey JPEG saved above the quality asked: WebP and AVIF at the qualities that keep its look, the smallest answered', async () => {
+    const input = await fixture('engine/grey.jpg');
+    const header = readHeader(input);
+    expect([header.grey, header.quality]).toEqual([true, 90]);
+    // 20 below the input's quality: WebP 5.75 above the scale's 74, AVIF 1.5 above its 47.
+    expect([lookQuality(header, 'webp', 70), lookQuality(header, 'avif', 70)]).toEqual([80, 49]);
+    const base = await compress(input, 70, '*/*');
+    const webp = { format: 'webp', bytes: await encoded(input, 'webp', 80) };
+    const avif = { format: 'avif', bytes: await encoded(input, 'avif', 49) };
+    const answered = await compress(input, 70, WEBP);
+    expect([answered.format, answered.bytes]).toEqual(smallest(base, [webp]));
+    const both = await compress(input, 70, BOTH);
+    expect([both.format, both.bytes]).toEqual(smallest(base, [webp, avif]));
+    expect(both.notes).not.toContain('format-kept-for-look');
+  });
+
+  it('a 4:2:0 progressive JPEG saved just above the quality asked: both candidates raised more', async () => {
+    const input = await fixture('engine/progressive.jpg');
+    const header = readHeader(input);
+    expect([header.progressive, header.sampling[0], header.quality]).toEqual([true, { h: 2, v: 2 }, 90]);
+    // 5 below: WebP 9 above the scale's 84, AVIF 6 above its 57; at 90 itself neither is made.
+    expect([lookQuality(header, 'webp', 85), lookQuality(header, 'avif', 85)]).toEqual([93, 63]);
+    expect([lookQuality(header, 'webp', 90), lookQuality(header, 'avif', 90)]).toEqual([undefined, undefined]);
+    const base = await compress(input, 85, '*/*');
+    const both = await compress(input, 85, BOTH);
+    const candidates = [{ format: 'webp', bytes: await encoded(input, 'webp', 93) }, { format: 'avif', bytes: await encoded(input, 'avif', 63) }];
+    expect([both.format, both.bytes]).toEqual(smallest(base, candidates));
+  });
+
+  it('a 4:4:4 JPEG saved at the quality asked: no WebP; AVIF (4:4:4 too) 8 above the scale', async () => {
+    const input = await fixture('engine/444.jpg');
+    const header = readHeader(input);
+    expect([header.sampling, header.quality]).toEqual([[{ h: 1, v: 1 }, { h: 1, v: 1 }, { h: 1, v: 1 }], 90]);
+    expect([lookQuality(header, 'webp', 90), lookQuality(header, 'avif', 90)]).toEqual([undefined, 74]);
+    const base = await compress(input, 90, '*/*');
+    const both = await compress(input, 90, BOTH);
+    expect([both.format, both.bytes]).toEqual(smallest(base, [{ format: 'avif', bytes: await encoded(input, 'avif', 74) }]));
+    const webpOnly = await compress(input, 90, WEBP);
+    expect([webpOnly.format, webpOnly.bytes, webpOnly.notes]).toEqual(['jpeg', base.bytes, [...base.notes, 'format-kept-for-look']]);
+  });
+
+  it('an input kept pixel for pixel (re-coded, or the original) gets no lossy candidate, and says why', async () => {
+    // 4:4:4 saved at 50 asked at 90: the AVIF candidate would be made, but our JPEG is the input's own coefficients.
+    const input = await fixture('engine/444-q50.jpg');
+    expect(lookQuality(readHeader(input), 'avif', 90)).toBe(76);
+    const base = await compress(input, 90, '*/*');
+    expect(base.notes.some((note) => note === 'lossless-recoded' || note === 'original-returned')).toBe(true);
+    const both = await compress(input, 90, BOTH);
+    expect([both.format, both.bytes]).toEqual(['jpeg', base.bytes]);
+    expect(both.notes).toEqual([...base.notes, 'format-kept-for-look']);
+  });
+
+  it("PNG input and a resized JPEG keep the scale's qualities: every candidate re-draws the pixels", async () => {
+    const png = readHeader(await fixture('api/chelsea.png'));
+    const jpeg = readHeader(await fixture('engine/testorig.jpg'));
+    for (const format of ['webp', 'avif'] as const) {
+      expect(lookQuality(png, format, 80)).toBe(encoderQuality(format, 80));
+      const half = { format, quality: encoderQuality(format, 80), width: Math.round(jpeg.width / 2), height: Math.round(jpeg.height / 2) };
+      expect(oneLook(jpeg, half, 80)).toEqual(half);
+    }
+  });
+});
