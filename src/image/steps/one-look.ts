@@ -25,7 +25,7 @@ const AVIF_LIFT: Record<'subsampled' | 'full', Points> = {
  * quality, nor WebP from a 4:4:4 one: our JPEG re-quantises the input on its own steps (or re-codes it) and keeps
  * nearly its look. On the tuning part the quality matching it was 6.9 to 33.9 above AVIF's scale (a gradient saved at
  * 70: 29 at service 70, for 1.31x our JPEG's bytes) and often beyond 99 for WebP, and at that look AVIF saved at most
- * 13 % and WebP nothing (1.21 to 3.13x).
+ * 13 % and WebP nothing (1.06 to 3.13x).
  */
 const SKIPPED_FROM = 0;
 
