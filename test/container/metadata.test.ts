@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildExif, exifOrientation, minimalExif, readIfd, readTiff } from '../../src/image/container/exif';
 import { encodeIim, iimText, iptcSegment, irbIptc, readIim } from '../../src/image/container/iptc';
 import { MAX_KEPT_BYTES, metadataBlocks } from '../../src/image/container/metadata-blocks';
-import { keptExif } from '../../src/image/container/metadata-classes';
+import { keptExif, keptIim } from '../../src/image/container/metadata-classes';
 import { readKeptMetadata } from '../../src/image/container/read-metadata';
 import { stripMetadataWithReport } from '../../src/image/container/strip-metadata';
 import { insertMetadata } from '../../src/image/container/write-metadata';
@@ -107,6 +107,9 @@ describe('IPTC-IIM in a Photoshop block', () => {
     ]);
     expect(irbIptc(text('8BIM'))).toBeUndefined();
     expect(readIim(hex('1c025a0010'))).toEqual([]); // cut short
+    // A City whose length swallows the caption after it is not kept.
+    const swallowed = readIim(cat(hex('1c025a000e'), text('Paris'), hex('1c02780004'), text('SECR')));
+    expect(keptIim(swallowed, ['location'])).toEqual([]);
   });
 
   it('writes an APP13 with the IPTC resource alone, padded to even', () => {
@@ -148,5 +151,33 @@ describe('the containers', () => {
     expect(contains(bytes, 'Not Asked')).toBe(false);
     expect(contains(bytes, '2026:05:04 10:11:12')).toBe(true);
     expect(bytes.filter((_, i) => bytes[i] === 0xff && bytes[i + 1] === 0xe1).length).toBe(1);
+  });
+});
+
+describe('hostile metadata', () => {
+  it('a flipped byte anywhere in the metadata of the tagged fixtures never throws, nor keeps anything unasked', async () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / 2 ** 24;
+    for (const [name, format, end] of [['metadata/tagged.jpg', 'jpeg', 9000], ['metadata/tagged.png', 'png', 4000], ['metadata/tagged.webp', 'webp', 0]] as const) {
+      const input = await fixture(name);
+      // The JPEG's and PNG's metadata come first; the WebP's after its image data.
+      const [from, to] = end ? [2, end] : [input.length - 3000, input.length];
+      for (let i = 0; i < 150; i++) {
+        const bytes = input.slice();
+        for (let k = 0; k < 3; k++) bytes[from + Math.floor(random() * (to - from))] = Math.floor(random() * 256);
+        let kept;
+        try {
+          kept = await readKeptMetadata(bytes, format, ['creation']);
+        } catch (error) {
+          // A broken container is the one error: the API's 400.
+          expect((error as { code?: string }).code, `${name} #${i}`).toBe('unsupported_image');
+          continue;
+        }
+        const blocks = metadataBlocks(kept, format);
+        for (const secret of ['Ana Fot', 'Paris', 'SECRET']) {
+          for (const block of [blocks.exif, blocks.xmp, blocks.iim]) if (block) expect(contains(block, secret), `${name} #${i}: ${secret}`).toBe(false);
+        }
+      }
+    }
   });
 });

@@ -34,10 +34,26 @@ export function keptExif(exif: Uint8Array, classes: Classes): ExifIfds | null {
   const asked = (table: Record<number, MetadataClass>) => (e: TiffEntry) => table[e.tag] !== undefined && classes.includes(table[e.tag]!);
   return {
     order: tiff.order,
-    ifd0: ifd0.filter(asked(EXIF_IFD0)),
-    exif: classes.includes('creation') ? sub(EXIF_IFD_TAG).filter(asked(EXIF_SUB_IFD)) : [],
-    gps: classes.includes('location') ? sub(GPS_IFD_TAG) : [],
+    ifd0: ifd0.filter(asked(EXIF_IFD0)).map(asciiValue),
+    exif: classes.includes('creation') ? sub(EXIF_IFD_TAG).filter(asked(EXIF_SUB_IFD)).map(asciiValue) : [],
+    gps: classes.includes('location') ? sub(GPS_IFD_TAG).map(asciiValue) : [],
   };
+}
+
+const ASCII = 2;
+const COPYRIGHT_TAG = 0x8298;
+
+/**
+ * An ASCII value up to its NUL (EXIF 2.3 4.6.2; Copyright's two strings, photographer and editor, up to the
+ * second): a count that runs past it, in a damaged or crafted file, would carry whatever bytes lie beyond, which
+ * may be tags no class keeps.
+ */
+function asciiValue(e: TiffEntry): TiffEntry {
+  if (e.type !== ASCII) return e;
+  let end = e.value.indexOf(0);
+  if (end >= 0 && e.tag === COPYRIGHT_TAG && e.value.indexOf(0, end + 1) >= 0) end = e.value.indexOf(0, end + 1);
+  if (end < 0 || end + 1 === e.value.length) return e;
+  return { ...e, count: end + 1, value: e.value.subarray(0, end + 1) };
 }
 
 /** Record 2 datasets: 80 By-line, 110 Credit, 116 Copyright Notice; 55 Date, 60 Time Created; 90 City, 92 Sub-location, 95 Province/State, 100 Country Code, 101 Country Name. */
@@ -56,7 +72,9 @@ const IIM: Record<number, MetadataClass> = {
 
 /** The kept datasets, in stored order, with the block's character set (1:90) when any is kept, so their text reads the same. */
 export function keptIim(datasets: readonly IimDataset[], classes: Classes): IimDataset[] {
-  const kept = datasets.filter((d) => d.record === 2 && IIM[d.dataset] !== undefined && classes.includes(IIM[d.dataset]!));
+  // A value holding the tag marker (0x1C, a control character no text has) swallowed the datasets after it: its
+  // length is damaged or crafted, and those may be ones no class keeps.
+  const kept = datasets.filter((d) => d.record === 2 && IIM[d.dataset] !== undefined && classes.includes(IIM[d.dataset]!) && !d.value.includes(0x1c));
   const charset = datasets.find((d) => d.record === 1 && d.dataset === 90);
   return kept.length && charset ? [charset, ...kept] : kept;
 }
