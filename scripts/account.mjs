@@ -12,8 +12,8 @@ const USAGE = `Usage:
 Works against the local D1 that \`npm start\` uses; --remote targets the deployed D1. Pending migrations are
 applied first. Plan changes, disabling and enabling are recorded in the account's audit log (the user sees
 them on the dashboard's security page). A disabled account's keys get 401 and its sessions end. Changes
-are also sent to the running Worker, so they apply to the next request: locally the one of \`npm start\`
-(SQUEEZE_URL to move it); with --remote, set SQUEEZE_URL and OPERATOR_TOKEN (the deployed Worker's secret).
+are also sent to the running Worker, so they apply to the next request: locally the \`npm start\` of the
+state, on any port (SQUEEZE_URL names another); with --remote, set SQUEEZE_URL and OPERATOR_TOKEN (the deployed Worker's secret).
 \`reload\` only tells the Worker, after an edit of the account's rows in D1 by hand.`;
 
 const { values, positionals } = parseArgs({

@@ -10,8 +10,8 @@ const USAGE = `Usage:
 Works against the local D1 that \`npm start\` uses; --remote targets the deployed D1. Pending migrations are
 applied first. A created key gets an account of its own (no email: it has no dashboard sign-in); accounts
 are managed with \`npm run account\`. A revoke is also sent to the running Worker, so the key gets 401 at
-once: locally the one of \`npm start\` (SQUEEZE_URL to move it); with --remote, set SQUEEZE_URL and
-OPERATOR_TOKEN (the deployed Worker's secret).`;
+once: locally the \`npm start\` of the state, on any port (SQUEEZE_URL names another); with --remote, set
+SQUEEZE_URL and OPERATOR_TOKEN (the deployed Worker's secret).`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

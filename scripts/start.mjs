@@ -1,3 +1,4 @@
+import { recordNpmStart } from './npm-start-record.mjs';
 import { applyMigrations, isLoopbackHost, listeningOrigin, localModeVars, LOCAL_STATE, startWrangler } from './wrangler.mjs';
 
 /**
@@ -6,6 +7,8 @@ import { applyMigrations, isLoopbackHost, listeningOrigin, localModeVars, LOCAL_
  * printed here instead of mailed. /dev/outbox lists them too, but only while it listens on loopback alone:
  * with --ip 0.0.0.0 anyone on the network could claim to be local, since wrangler dev keeps a client-sent
  * CF-Connecting-IP. `--var PUBLIC_ORIGIN:URL` names another origin (a name the network knows this machine by).
+ * Where it listens is recorded in the state, so that `npm run key` and `npm run account` tell this server
+ * about their changes whatever its port.
  */
 const args = process.argv.slice(2);
 const option = (flag) => {
@@ -23,6 +26,8 @@ if (!isLoopbackHost(ip) && givenOrigin && URL.canParse(givenOrigin) && isLoopbac
 }
 
 applyMigrations();
+// Reached from this machine: a server on every interface answers on loopback too.
+recordNpmStart(listeningOrigin(['0.0.0.0', '::', '*'].includes(ip) ? '127.0.0.1' : ip, port));
 startWrangler([
   'dev',
   '--persist-to',

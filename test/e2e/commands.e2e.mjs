@@ -211,7 +211,7 @@ test("npm run build is quiet about a complete deployment: wrangler.toml's commen
 
 /**
  * `npm start` with these arguments, on a state and in a process group of its own; resolves once it is
- * ready, with what it printed so far (and later) and a stop().
+ * ready, with what it printed so far (and later), its state and a stop().
  */
 async function npmStart(...args) {
   const own = mkdtempSync(join(tmpdir(), 'squeeze-start-'));
@@ -237,7 +237,7 @@ async function npmStart(...args) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { output, stop };
+  return { output, stop, state: own };
 }
 const starts = new Set();
 
@@ -286,6 +286,49 @@ test('npm start -- --ip 0.0.0.0: links name the network address, and the outbox 
   }
   const refused = spawnSync(process.execPath, [join(root, 'scripts/start.mjs'), '--ip', '0.0.0.0', '--var', 'PUBLIC_ORIGIN:http://127.0.0.1:8787'], { cwd: root, encoding: 'utf8' });
   assert(refused.status === 2 && refused.stderr.includes('cannot be a loopback address'), `${refused.status} ${refused.stderr}`);
+});
+
+/** `npm run key -- args` on `state` as an operator runs it in another terminal: no SQUEEZE_URL. Its exit code and output. */
+async function keyOn(state, ...args) {
+  const env = { ...process.env, SQUEEZE_STATE: state };
+  delete env.SQUEEZE_URL;
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(root, 'scripts/key.mjs'), ...args], { cwd: root, env });
+    return { code: 0, output: stdout + stderr };
+  } catch (err) {
+    return { code: err.code, output: `${err.stdout}${err.stderr}` };
+  }
+}
+
+test('npm run key -- revoke finds npm start on another port without SQUEEZE_URL: 401 at once', async () => {
+  const port = await freePort();
+  const started = await npmStart('--port', String(port));
+  try {
+    const usage = async (key) => (await fetch(`http://127.0.0.1:${port}/v1/usage`, { headers: { 'X-API-Key': key } })).status;
+    const created = await keyOn(started.state, 'create', '--plan', 'free');
+    const key = created.output.trim().split('\n').at(-1);
+    // The account's object now holds the key as working.
+    assert((await usage(key)) === 200, created.output);
+    const revoked = await keyOn(started.state, 'revoke', key.slice(0, 12));
+    assert(revoked.code === 0, revoked.output);
+    assert((await usage(key)) === 401, `the key still works after the revoke, which said:\n${revoked.output}`);
+  } finally {
+    await started.stop();
+  }
+});
+
+test('npm run key -- revoke that cannot reach the recorded npm start says so and exits non-zero', async () => {
+  const own = mkdtempSync(join(tmpdir(), 'squeeze-unreached-'));
+  try {
+    const key = (await keyOn(own, 'create', '--plan', 'free')).output.trim().split('\n').at(-1);
+    // npm start of this state is recorded as running (this process stands in for it) on a port nothing answers.
+    writeFileSync(join(own, 'npm-start.json'), JSON.stringify({ url: 'http://127.0.0.1:9', pid: process.pid }));
+    const revoked = await keyOn(own, 'revoke', key.slice(0, 12));
+    assert(revoked.code !== 0, revoked.output);
+    assert(revoked.output.includes('http://127.0.0.1:9') && revoked.output.includes('run the command again'), revoked.output);
+  } finally {
+    rmSync(own, { recursive: true, force: true });
+  }
 });
 
 /** PATH without node_modules/.bin: the machine's own Node and npm, as a newcomer runs them. */
