@@ -307,13 +307,14 @@ build_glue() {
 # The linear memory is imported: src/image/wasm/engine-memory.ts creates it at 2 MiB (static
 # data and stack fit in that) with the engine budget as its maximum, and keeps it across
 # instances; it grows only through host_memory_grow (codecs/src/host.c). libwebp's progress
-# reports go through codecs/src/webp-encode.c (--wrap), and libaom functions called for each superblock or
+# reports go through codecs/src/webp-encode.c (--wrap), its VP8L decoder's Huffman tables through
+# codecs/src/webp-decode.c, and libaom functions called for each superblock or
 # 64x64 block it codes, searches or writes through codecs/src/avif-encode.c: the engine counts and yields there.
 link() {
   mkdir -p "$OUT"
   mapfile -t objs < <(find "$WORK/obj" -name '*.o' | LC_ALL=C sort)
   "$CC" --target=wasm32-wasi -O2 -nostartfiles -Wl,--no-entry -Wl,--gc-sections -Wl,--strip-all \
-    -Wl,-z,stack-size=262144 -Wl,--import-memory -Wl,--initial-memory=2097152 -Wl,--wrap=WebPReportProgress -Wl,--wrap=av1_row_mt_sync_write_dummy -Wl,--wrap=av1_cdef_compute_sb_list -Wl,--wrap=av1_pack_bitstream -Wl,--wrap=av1_get_cb_coeff_buffer "${objs[@]}" -lc++ -lc++abi -o "$OUT/engine.wasm.tmp"
+    -Wl,-z,stack-size=262144 -Wl,--import-memory -Wl,--initial-memory=2097152 -Wl,--wrap=WebPReportProgress -Wl,--wrap=VP8LBuildHuffmanTable -Wl,--wrap=av1_row_mt_sync_write_dummy -Wl,--wrap=av1_cdef_compute_sb_list -Wl,--wrap=av1_pack_bitstream -Wl,--wrap=av1_get_cb_coeff_buffer "${objs[@]}" -lc++ -lc++abi -o "$OUT/engine.wasm.tmp"
   mv "$OUT/engine.wasm.tmp" "$OUT/engine.wasm"
 }
 

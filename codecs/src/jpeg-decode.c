@@ -19,7 +19,7 @@ static void init_source(j_decompress_ptr cinfo) { (void)cinfo; }
 /* A JPEG that ends before its EOI marker is refused rather than padded with grey. */
 static boolean fill_input_buffer(j_decompress_ptr cinfo) {
   host_source *src = (host_source *)cinfo->src;
-  int n = host_input_read(src->buffer, INPUT_CHUNK);
+  int n = input_read(src->buffer, INPUT_CHUNK);
   if (n <= 0) host_fail(FAIL_UNSUPPORTED, "the JPEG data is truncated");
   src->pub.next_input_byte = src->buffer;
   src->pub.bytes_in_buffer = (size_t)n;

@@ -13,7 +13,7 @@ static int read_input(spng_ctx *ctx, void *user, void *dst, size_t length) {
   (void)user;
   uint8_t *p = dst;
   while (length > 0) {
-    int n = host_input_read(p, length > 0x40000000 ? 0x40000000 : (int)length);
+    int n = input_read(p, length > 0x40000000 ? 0x40000000 : (int)length);
     if (n <= 0) return SPNG_IO_EOF;
     p += n;
     length -= (size_t)n;

@@ -8,7 +8,17 @@
 #include "src/dec/vp8_dec.h"
 #include "src/dec/vp8i_dec.h"
 #include "src/dec/webpi_dec.h"
+#include "src/utils/huffman_utils.h"
 #include "webp/decode.h"
+
+/* A VP8L header may hold 65,536 groups of 5 Huffman codes, a few bits each, whose tables are built
+ * before any row (and again at each incremental update until the header is whole): that work is
+ * reported (and yielded in) table by table, the linker sending libwebp's calls here (--wrap). */
+int __real_VP8LBuildHuffmanTable(HuffmanTables *const root_table, int root_bits, const int code_lengths[], int code_lengths_size);
+int __wrap_VP8LBuildHuffmanTable(HuffmanTables *const root_table, int root_bits, const int code_lengths[], int code_lengths_size) {
+  report_progress(PROGRESS_HUFFMAN_TABLE, (long)code_lengths_size + (1L << root_bits));
+  return __real_VP8LBuildHuffmanTable(root_table, root_bits, code_lengths, code_lengths_size);
+}
 
 /* Rows the VP8 decoder hands over at once: a macroblock row (16), the loop filter's
  * extra rows (up to 8), and the row the fancy upsampler finishes late. */
@@ -41,12 +51,17 @@ static void decode_lossless(const uint8_t *data, size_t size, decode_target *tar
   WebPIDecoder *idec = WebPIDecode(NULL, 0, &config);
   if (!idec) host_fail(FAIL_MEMORY, "out of memory");
   VP8StatusCode status = VP8_STATUS_SUSPENDED;
-  int rows = 0;
+  int rows = 0, header_read = 0;
   for (size_t given = 0; status == VP8_STATUS_SUSPENDED && given < size;) {
+    size_t before = given;
     given = size - given > LOSSLESS_CHUNK ? given + LOSSLESS_CHUNK : size;
+    /* The bytes read are work (PROGRESS_INPUT). Until the header is read, each update from an eighth of
+     * the data on parses it again from its start (libwebp's idec_dec.c, DecodeVP8LHeader). */
+    report_progress(PROGRESS_INPUT, (long)(header_read || given < size / 8 ? given - before : given));
     status = WebPIUpdate(idec, data, given);
     int last_y = 0, width = 0;
     if (WebPIDecGetRGB(idec, &last_y, &width, NULL, NULL)) {
+      header_read = 1;
       report_progress(PROGRESS_FRAME_DECODED, (long)(last_y - rows) * width);
       rows = last_y;
     }

@@ -319,10 +319,17 @@ export function scanBombJpeg({ width, height, scans, refine = false }: ScanBomb)
  * alpha hint, version 0; then a tiny image body (no transforms, no colour cache, one Huffman group
  * of single-symbol codes, so every pixel is the same and costs no bits).
  */
-export function vp8lBitstream(width: number, height: number): Uint8Array {
+export function vp8lBitstream(width: number, height: number, groups = false): Uint8Array {
   const bits: number[] = [];
   const put = (value: number, n: number) => {
     for (let i = 0; i < n; i++) bits.push((value >> i) & 1);
+  };
+  // A simple prefix code of one symbol, 8 bits (or 1 bit) long: it costs no bits a pixel.
+  const oneSymbol = (symbol: number, wide = true) => {
+    put(1, 1); // simple code
+    put(0, 1); // one symbol
+    put(wide ? 1 : 0, 1);
+    put(symbol, wide ? 8 : 1);
   };
   put(0x2f, 8);
   put(width - 1, 14);
@@ -330,14 +337,22 @@ export function vp8lBitstream(width: number, height: number): Uint8Array {
   put(0, 1); // alpha hint
   put(0, 3); // version
   put(0, 1); // no transform
-  put(0, 1); // no colour cache
-  put(0, 1); // no meta Huffman codes
-  // Five prefix codes (green, red, blue, alpha, distance), each a simple code of one 8-bit symbol 0.
-  for (let i = 0; i < 5; i++) {
-    put(1, 1); // simple code
-    put(0, 1); // one symbol
-    put(1, 1); // 8-bit symbol
-    put(0, 8);
+  if (groups) {
+    // Work without rows (issue 35): a colour cache of 11 bits (green's alphabet 2,328 symbols), and meta
+    // Huffman codes whose 1x1 entropy image names group 65,535, so all 65,536 groups' 5 codes are read (4
+    // bits each) and their tables built, the unused ones checked only.
+    put(1, 1);
+    put(11, 4);
+    put(1, 1);
+    put(9 - 2, 3); // 512-pixel entropy blocks
+    put(0, 1); // the entropy image: no colour cache
+    [255, 255, 0, 0, 0].forEach((symbol) => oneSymbol(symbol)); // green and red 255: group 0xffff
+    for (let g = 0; g < 65536; g++) for (let c = 0; c < 5; c++) oneSymbol(0, false);
+  } else {
+    put(0, 1); // no colour cache
+    put(0, 1); // no meta Huffman codes
+    // Five prefix codes (green, red, blue, alpha, distance), each a simple code of one 8-bit symbol 0.
+    for (let i = 0; i < 5; i++) oneSymbol(0);
   }
   const out = new Uint8Array(Math.ceil(bits.length / 8) + 4);
   bits.forEach((bit, i) => (out[i >> 3]! |= bit << (i & 7)));
@@ -346,6 +361,9 @@ export function vp8lBitstream(width: number, height: number): Uint8Array {
 
 /** A lossless WebP file of one colour: zero bits a pixel, so any size up to 16384 x 16384 in a few bytes. */
 export const flatLosslessWebp = (width: number, height: number) => riff(riffChunk('VP8L', vp8lBitstream(width, height)));
+
+/** A flat lossless WebP whose header holds 65,536 Huffman groups (164 KB): work without rows. */
+export const huffmanGroupsWebp = (width: number, height: number) => riff(riffChunk('VP8L', vp8lBitstream(width, height, true)));
 
 /**
  * Issue 11, item 8: a WebP whose first chunk is not an image chunk, but whose bytes there read as a raw

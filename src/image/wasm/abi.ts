@@ -38,6 +38,10 @@ export const PROGRESS_ENCODER_STEP = 5;
 export const PROGRESS_ALPHA_PERCENT = 6;
 export const PROGRESS_FRAME_DECODED = 7;
 export const PROGRESS_ENCODER_PERCENT = 8;
+/** Bytes of input a decoder read (decisions.md "Reading is work"). */
+export const PROGRESS_INPUT = 9;
+/** Symbols and root entries of the Huffman tables libwebp's VP8L decoder built. */
+export const PROGRESS_HUFFMAN_TABLE = 10;
 /** A kind's bits; above them, a stage of it that runs at a pace of its own (progress.h PROGRESS_STAGE): counted as the kind, paced apart. */
 export const PROGRESS_KIND_MASK = 0xff;
 const PROGRESS_STAGE_SHIFT = 8;

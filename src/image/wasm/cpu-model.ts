@@ -1,5 +1,15 @@
 import type { ImageHeader, OutputSpec } from '../types';
-import { PROGRESS_ALPHA_PERCENT, PROGRESS_DECODED, PROGRESS_ENCODED, PROGRESS_ENCODER_PERCENT, PROGRESS_ENCODER_STEP, PROGRESS_FRAME_DECODED, PROGRESS_SCANNED } from './abi';
+import {
+  PROGRESS_ALPHA_PERCENT,
+  PROGRESS_DECODED,
+  PROGRESS_ENCODED,
+  PROGRESS_ENCODER_PERCENT,
+  PROGRESS_ENCODER_STEP,
+  PROGRESS_FRAME_DECODED,
+  PROGRESS_HUFFMAN_TABLE,
+  PROGRESS_INPUT,
+  PROGRESS_SCANNED,
+} from './abi';
 import { planAvif } from './avif-plan';
 import { type EncoderPlan, type JpegPlan, componentBlocks, decodedSize, jpegDecodeScale } from './memory-model';
 
@@ -67,6 +77,19 @@ const CPU_TERMS = {
    */
   avifEncodeMsPerMpBySpeed: { 6: 2200, 7: 1500, 8: 1200, 9: 600 } as Record<number, number>,
   avifAlphaEncodeMsPerMp: 900,
+  /**
+   * Reading is work (decisions.md): every byte a decoder reads (PROGRESS_INPUT) is charged at the most a
+   * byte was measured to cost, on input that makes the decoder work without rows (bench/input-work.mjs, the
+   * machine loaded by a build: docs/benchmarks.md). PNG: empty dynamic-Huffman deflate blocks, 158 to 183
+   * ns a byte in IDAT, iCCP and zTXt alike. JPEG: fill bytes, 2.0 ns. Lossless WebP: the bytes handed to
+   * libwebp, whose costly part, its Huffman tables, is counted apart (1.7 ns a unit, 65,536 groups of a
+   * 16x16 file taking 1.1 s); the rest of its reading is charged as JPEG's.
+   */
+  pngInputMsPerMb: 250,
+  jpegInputMsPerMb: 5,
+  webpLosslessInputMsPerMb: 5,
+  /** VP8L's Huffman tables, per million symbols and root entries (PROGRESS_HUFFMAN_TABLE). */
+  huffmanTableMsPerMillion: 2.5,
 } as const;
 
 /**
@@ -107,6 +130,40 @@ function decodeRowsMs(header: ImageHeader, out: OutputSpec): number {
       return mp * CPU_TERMS.webpDecodeMsPerMp;
   }
 }
+
+/** The input's bytes as the decoder reads them (once a pass), in model milliseconds a byte: lossy WebP is copied whole, not read as work. */
+function inputMsPerByte(header: ImageHeader): number {
+  switch (header.format) {
+    case 'png':
+      return CPU_TERMS.pngInputMsPerMb / MP;
+    case 'jpeg':
+      return CPU_TERMS.jpegInputMsPerMb / MP;
+    case 'webp':
+      return header.lossless ? CPU_TERMS.webpLosslessInputMsPerMb / MP : 0;
+  }
+}
+
+/** The kinds of work any decoding counts beside its rows: the input it reads and VP8L's Huffman tables. */
+function readingMsPerUnit(header: ImageHeader): Record<number, number> {
+  return { [PROGRESS_INPUT]: inputMsPerByte(header), [PROGRESS_HUFFMAN_TABLE]: CPU_TERMS.huffmanTableMsPerMillion / 1e6 };
+}
+
+/**
+ * VP8L's Huffman tables as an honest file has them: libwebp's encoder writes at most 2,600 groups, one per
+ * pixel of an entropy image of 4x4-pixel blocks or larger (vp8l_enc.c MAX_HUFF_IMAGE_SIZE), and up to five
+ * sub-images' codes beside; a group's five codes count at most 5,151 units (alphabets of 2,328 with an 11-bit
+ * colour cache, 256, 256, 256 and 40; a 256-entry root table each; a code-length code of 19 symbols and 128
+ * entries each), and the incremental decoder may read the header twice. A lossy WebP's alpha plane is VP8L.
+ */
+function huffmanTableUnits(header: ImageHeader): number {
+  if (header.format !== 'webp' || !(header.lossless || header.hasAlpha)) return 0;
+  const groups = Math.min(2600, Math.ceil(header.width / 4) * Math.ceil(header.height / 4)) + 5;
+  return 2 * groups * 5151;
+}
+
+/** Reading, per pass: the input's bytes and the Huffman tables an honest file has. */
+const readingMs = (header: ImageHeader) =>
+  header.fileBytes * inputMsPerByte(header) + (huffmanTableUnits(header) * CPU_TERMS.huffmanTableMsPerMillion) / 1e6;
 
 /** A JPEG that holds its coefficients (or is re-coded) reads its scans into them first, per pass: the data, and every block each scan visits. */
 function scanMs(header: ImageHeader, recode = false): number {
@@ -222,8 +279,8 @@ function recodeWork(header: ImageHeader): JobWork {
   const visits = recodeBlockVisits(header);
   const write = (visits * CPU_TERMS.jpegRecodeMsPerMillionBlockVisits) / 1e6;
   return {
-    ms: scans + write,
-    msPerUnit: { [PROGRESS_SCANNED]: scans / Math.max(1, header.scanBlocks), [PROGRESS_ENCODER_STEP]: write / Math.max(1, visits) },
+    ms: scans + write + readingMs(header),
+    msPerUnit: { ...readingMsPerUnit(header), [PROGRESS_SCANNED]: scans / Math.max(1, header.scanBlocks), [PROGRESS_ENCODER_STEP]: write / Math.max(1, visits) },
   };
 }
 
@@ -250,8 +307,9 @@ export function jobWork(header: ImageHeader, out: OutputSpec, plan: EncoderPlan)
   const alphaShare = out.format === 'webp' && header.hasAlpha && !plan.ownWebpAlpha ? WEBP_LOSSLESS_ALPHA_SHARE : 0;
   const steps = encoderSteps(header, out, plan);
   return {
-    ms: decodePasses * (frame + rows + scans) + encode,
+    ms: decodePasses * (frame + rows + scans + readingMs(header)) + encode,
     msPerUnit: {
+      ...readingMsPerUnit(header),
       [PROGRESS_FRAME_DECODED]: frame / (header.width * header.height),
       [PROGRESS_DECODED]: rows / (decoded.width * decoded.height),
       [PROGRESS_SCANNED]: scans / Math.max(1, header.scanBlocks),
