@@ -50,6 +50,14 @@ export class EngineMemory {
     this.current = undefined;
   }
 
+  /**
+   * Gives the memory up for good (a stalled job's: its suspended stack may still resume and write into it),
+   * so no later job revives it.
+   */
+  abandon(): void {
+    this.current = undefined;
+  }
+
   /** Bytes of WASM memory held by the engine: the memory in use, not a retired one. */
   liveBytes(): number {
     return this.current?.buffer.byteLength ?? 0;

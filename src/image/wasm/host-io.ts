@@ -47,6 +47,8 @@ export class HostIo {
   inputPasses = 0;
   /** How many times the job handed the event loop back. */
   yields = 0;
+  /** Called as each hand-back begins and ends: the engine's watchdog sees the job is alive. */
+  onHandBack: () => void = () => {};
   /** Counts the job's work and says when the event loop is due back (job-watch.ts). */
   private watch: JobWatch | undefined;
 
@@ -127,7 +129,9 @@ export class HostIo {
         yield: hasJspi
           ? suspending(async () => {
               this.yields++;
+              this.onHandBack();
               await this.yieldToEventLoop();
+              this.onHandBack();
               this.watch?.resumed();
             })
           : () => this.watch?.resumed(),

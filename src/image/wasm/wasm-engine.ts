@@ -101,8 +101,36 @@ export interface WasmEngineOptions {
   clock?: () => number;
   /** Tests of the watch scale the predicted work down (1: the model's). */
   predictionScale?: number;
+  /** How long a job may hand nothing back before it is failed (SILENCE_MS; tests use less). */
+  silenceMs?: number;
   /** AVIF settings in place of the plan's, AVIF_TUNE and AVIF_YUV444 (the bench measures variants). */
   avif?: { speed?: number; tune?: number; yuv444?: boolean };
+}
+
+/**
+ * A job that hands nothing back for this long is failed: its hand-back was never resumed (as when workerd
+ * cancelled a request's timers, before src/middleware/run-to-end.ts), and the queue behind it must move.
+ * An honest job hands back every HOLD_TARGET_MS of work (job-watch.ts), far more often.
+ */
+export const SILENCE_MS = 5000;
+
+class EngineStalled extends Error {}
+
+/** The job's result, or EngineStalled once it has been silent (no hand-back begun or ended) for silenceMs. */
+function watchdog<T>(io: HostIo, silenceMs: number, job: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => reject(new EngineStalled(`no hand-back for ${silenceMs} ms`)), silenceMs);
+    };
+    io.onHandBack = arm;
+    arm();
+  });
+  return Promise.race([job, stalled]).finally(() => {
+    clearTimeout(timer);
+    io.onHandBack = () => {};
+  });
 }
 
 /** What the module or the watch reported, as the API's error. */
@@ -134,8 +162,9 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
   const adaptiveQuantization = options.jpegAdaptiveQuantization ?? JPEGLI_ADAPTIVE_QUANTIZATION;
   const clock = options.clock ?? Date.now;
   const memory = new EngineMemory(options.budgetBytes);
-  const io = new HostIo(memory, options.yieldToEventLoop ?? nextTurn);
-  let live: { exports: EngineExports; transcode: (...args: Parameters<EngineExports['transcode']>) => Promise<void> } | undefined;
+  const yieldToEventLoop = options.yieldToEventLoop ?? nextTurn;
+  const silenceMs = options.silenceMs ?? SILENCE_MS;
+  let live: { exports: EngineExports; io: HostIo; transcode: (...args: Parameters<EngineExports['transcode']>) => Promise<void> } | undefined;
   let last: JobReport = { wasmBytes: 0, outputBufferBytes: 0, inputPasses: 0, predictedMs: 0, workMs: 0, longestSliceMs: 0, yields: 0, units: {}, handBacks: [] };
   let started = 0;
   let watching: JobWatch | undefined;
@@ -144,8 +173,10 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
 
   function instance() {
     if (!live) {
+      // Each instance has its own host I/O: a discarded instance that resumes late cannot touch the next job's.
+      const io = new HostIo(memory, yieldToEventLoop);
       const exports = new WebAssembly.Instance(module, io.imports(memory.acquire())).exports as unknown as EngineExports;
-      live = { exports, transcode: promising(exports.transcode) };
+      live = { exports, io, transcode: promising(exports.transcode) };
     }
     return live;
   }
@@ -157,7 +188,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
 
   async function run(input: Uint8Array, header: ImageHeader, out: OutputSpec, cpuBudgetMs: number, profile?: Uint8Array): Promise<Uint8Array> {
     started++;
-    const { exports, transcode } = instance();
+    const { exports, io, transcode } = instance();
     const chosen = plan(header, out);
     const flags =
       (out.format === 'jpeg' ? JPEG_FLAGS[chosen.jpeg] : 0) |
@@ -184,7 +215,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
         exports.avif_options(avif.speed, avif.tune, avif.cellWidth, avif.cellHeight, avif.yuv444 ? 1 : 0);
         quality = avif.quality;
       }
-      await transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, out.width, out.height, flags, header.width, header.height);
+      await watchdog(io, silenceMs, transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, out.width, out.height, flags, header.width, header.height));
       last = { ...last, wasmBytes: exports.heap_top(), outputBufferBytes: io.peakOutputBytes, inputPasses: io.inputPasses };
       report();
       const output = io.finish();
@@ -193,6 +224,15 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     } catch (error) {
       report();
       io.end();
+      if (error instanceof EngineStalled) {
+        // Its stack may still be suspended in the instance: neither it nor its memory is used again.
+        live = undefined;
+        memory.abandon();
+        throw new ApiError('service_unavailable', `The engine stopped answering for ${silenceMs / 1000} s; nothing was charged. Try again in 1 s.`, {
+          headers: { 'Retry-After': '1' },
+          cause: error,
+        });
+      }
       retire();
       throw asApiError(error, header);
     } finally {
