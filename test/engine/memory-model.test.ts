@@ -156,6 +156,34 @@ describe('memory model: measured <= predicted <= budget for everything admitted 
 });
 
 /**
+ * A WebP's and an AVIF's alpha are coded losslessly and planned for their worst case: whatever the alpha, over
+ * colour no denser than a photo's, the job is admitted, never stopped, and measured <= predicted. The AVIF's was
+ * planned within its colour's share, and at qualities 1 to 30 a noisy or dithered alpha was stopped (issue 35).
+ */
+describe('memory model: any alpha over smooth colour is planned for, to WebP and AVIF (property)', () => {
+  it('holds on 40 random sizes, alphas and qualities', { timeout: HEAVY_TEST_TIMEOUT_MS }, async () => {
+    const random = prng(35);
+    const alphas: Record<string, () => (x: number, y: number) => number> = {
+      noise: () => () => (random() * 256) | 0,
+      binary: () => () => (random() < 0.5 ? 0 : 255),
+      dither: () => (x, y) => ((x * 13 + y * 7) % 5 < 2 ? 0 : 255),
+      edge: () => (x, y) => (x * x + y * y < 40_000 ? 255 : 0),
+    };
+    for (let n = 0; n < 40; n++) {
+      const pixels = Math.round(Math.exp(Math.log(64) + random() * (Math.log(250_000) - Math.log(64))));
+      const width = Math.max(1, Math.round(Math.sqrt(pixels * Math.exp((random() - 0.5) * 4))));
+      const height = Math.max(1, Math.round(pixels / width));
+      const kind = Object.keys(alphas)[n % 4]!;
+      const alpha = alphas[kind]!();
+      const format = n % 2 === 0 ? 'avif' : 'webp';
+      const quality = random() < 0.5 ? 1 + Math.floor(random() * 30) : 1 + Math.floor(random() * 100);
+      const input = await samplePng(width, height, { channels: 4 }, (x, y, c) => (c === 3 ? alpha(x, y) : (x + 2 * y + 60 * c) & 255));
+      await checkJob(serviceEngine, input, full(input, format, quality), `case ${n}: ${width}x${height} ${kind} alpha to ${format} q${quality}`);
+    }
+  });
+});
+
+/**
  * The lossless re-coding (jpeg-recode.c) of the property's JPEG inputs, every layout, baseline, progressive or in
  * several scans: the coefficients at 2 B each, and the work it reports as it goes about what the CPU model predicts.
  */

@@ -233,9 +233,14 @@ export function worstOutputBytes(header: ImageHeader, out: OutputSpec, plan: Enc
     const raw = (out.width * colourOutputBytesPerPixel(header, out, plan) + 1) * out.height;
     return Math.ceil(raw * (1 + 5 / 65535) + TERMS.pngOutputOverheadBytes);
   }
+  return Math.ceil(pixels * (colourOutputBytesPerPixel(header, out, plan) + alphaOutputBytesPerPixel(header, out)) * TERMS.outputMargin + 64 * 1024);
+}
+
+/** The worst case of a WebP's or AVIF's alpha, per pixel of output: coded losslessly, always planned for whole. */
+function alphaOutputBytesPerPixel(header: ImageHeader, out: OutputSpec): number {
+  if (!header.hasAlpha) return 0;
   const alphaBytes = { webp: TERMS.webpAlphaOutputBytesPerPixel, avif: TERMS.avifAlphaOutputBytesPerPixel, jpeg: 0, png: 0 };
-  const alpha = header.hasAlpha ? alphaBytes[out.format] : 0;
-  return Math.ceil(pixels * (colourOutputBytesPerPixel(header, out, plan) + alpha) * TERMS.outputMargin + 64 * 1024);
+  return alphaBytes[out.format];
 }
 
 /**
@@ -251,15 +256,17 @@ function outputShare(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): n
 
 /**
  * The most output bytes the job may write with this plan: the engine stops a job whose output passes it.
- * Photos as cameras and exporters make them are planned for (outputShare); a WebP's alpha and PNG output for
- * their worst case.
+ * Photos as cameras and exporters make them are planned for (outputShare); a WebP's or AVIF's alpha and PNG
+ * output for their worst case. An AVIF's alpha was once planned within its colour's share: at qualities 1 to 30,
+ * where the colour is planned for 0.06 to 0.15 B/px and lossless alpha takes up to 1.5, a dithered cut-out the
+ * model admitted was stopped (issue 35).
  */
 export function plannedOutputBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   // A lossless re-coding writes the input's own coefficients: optimised tables rarely add bytes, and never many.
   if (out.recode) return header.fileBytes + 64 * 1024;
   if (out.format === 'png') return worstOutputBytes(header, out, plan);
-  const alpha = out.format === 'webp' && header.hasAlpha ? TERMS.webpAlphaOutputBytesPerPixel * TERMS.outputMargin : 0;
-  return Math.ceil(plannedColourBytes(header, out, plan) + out.width * out.height * alpha + 64 * 1024);
+  const alpha = out.width * out.height * alphaOutputBytesPerPixel(header, out) * TERMS.outputMargin;
+  return Math.ceil(plannedColourBytes(header, out, plan) + alpha + 64 * 1024);
 }
 
 /** The planned output without a WebP's alpha: what libwebp's token buffer and bit writers grow with. */
