@@ -8,7 +8,7 @@ import { DEMO_CPU_BUDGET_MS } from '../../src/limits/cpu';
 import { REQUEST_BYTES_BUDGET } from '../../src/limits/memory';
 import { freshEngine } from '../engine/helpers';
 import { syntheticPng } from '../helpers/png';
-import { call, errorBody, fixture, form, toBase64 } from '../helpers/api';
+import { call, createKey, errorBody, fixture, form, toBase64 } from '../helpers/api';
 import { responseImage } from '../helpers/images';
 
 /**
@@ -68,6 +68,23 @@ describe('POST /v1/demo-compress', () => {
     expect(large.headers.get('X-Output-Format')).toBe('jpeg');
     // The JPEG ran; the AVIF never started.
     expect(wasmEngine.jobsStarted() - before).toBe(1);
+  });
+
+  it("auto follows the API's one look across formats at the demo's quality, 80 (decisions.md): the same answer and notes", async () => {
+    const { key } = await createKey('business');
+    // testorig saved at 75: neither WebP nor AVIF is made, the JPEG says why; grey.jpg saved at 90: both raised to its look.
+    for (const name of ['engine/testorig.jpg', 'engine/grey.jpg']) {
+      const input = await fixture(name);
+      for (const accept of ['image/webp,*/*', 'image/avif,image/webp,*/*']) {
+        const shown = await demo(freshIp(), form('image', input), { Accept: accept });
+        const api = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key, Accept: accept }, body: form('file', input, { quality: '80' }) });
+        expect(shown.status).toBe(200);
+        const notes = shown.headers.get('X-Compression-Notes');
+        expect([shown.headers.get('X-Output-Format'), notes]).toEqual([api.headers.get('X-Output-Format'), api.headers.get('X-Compression-Notes')]);
+        if (name === 'engine/testorig.jpg') expect(notes).toContain('format-kept-for-look');
+        expect(new Uint8Array(await shown.arrayBuffer())).toEqual(new Uint8Array(await api.arrayBuffer()));
+      }
+    }
   });
 
   it('compresses a JSON base64 image', async () => {

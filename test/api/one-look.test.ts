@@ -107,6 +107,80 @@ describe('auto: one look across formats', () => {
     expect(both.notes).toEqual([...base.notes, 'format-kept-for-look']);
   });
 
+  it('4:2:0 JPEGs saved at the ends of 60 to 95: none made from 60 at 70; from 95 at 70 both raised by the lift 25 below', async () => {
+    // djpeg testorig.jpg | cjpeg -quality 60, and -quality 95 (test/fixtures/engine/LICENSES.md).
+    const low = await fixture('engine/testorig-q60.jpg');
+    expect(readHeader(low).quality).toBe(60);
+    expect([lookQuality(readHeader(low), 'webp', 70), lookQuality(readHeader(low), 'avif', 70)]).toEqual([undefined, undefined]);
+    const lowBase = await compress(low, 70, '*/*');
+    const lowBoth = await compress(low, 70, BOTH);
+    expect([lowBoth.format, lowBoth.bytes, lowBoth.notes]).toEqual(['jpeg', lowBase.bytes, [...lowBase.notes, 'format-kept-for-look']]);
+
+    const high = await fixture('engine/testorig-q95.jpg');
+    const header = readHeader(high);
+    expect([header.sampling[0], header.quality]).toEqual([{ h: 2, v: 2 }, 95]);
+    // 25 below: WebP 5 above the scale's 74; AVIF 1.5 above its 47 (the lift 15 below, held beyond it).
+    expect([lookQuality(header, 'webp', 70), lookQuality(header, 'avif', 70)]).toEqual([79, 49]);
+    const base = await compress(high, 70, '*/*');
+    const webp = { format: 'webp', bytes: await encoded(high, 'webp', 79) };
+    const avif = { format: 'avif', bytes: await encoded(high, 'avif', 49) };
+    const answered = await compress(high, 70, WEBP);
+    expect([answered.format, answered.bytes]).toEqual(smallest(base, [webp]));
+    const both = await compress(high, 70, BOTH);
+    expect([both.format, both.bytes]).toEqual(smallest(base, [webp, avif]));
+  });
+
+  it('a JPEG saved off the grid of an earlier save: the rule reads the last save, WebP 9 and AVIF 6 above the scale 5 below it', async () => {
+    // testorig decoded, 3 columns and 5 rows cut off, saved at 85: its blocks straddle testorig's.
+    const input = await fixture('engine/off-grid-q85.jpg');
+    const header = readHeader(input);
+    expect([header.width, header.height, header.sampling[0], header.quality]).toEqual([224, 144, { h: 2, v: 2 }, 85]);
+    expect([lookQuality(header, 'webp', 80), lookQuality(header, 'avif', 80)]).toEqual([90, 59]);
+    expect([lookQuality(header, 'webp', 85), lookQuality(header, 'avif', 85)]).toEqual([undefined, undefined]);
+    const base = await compress(input, 80, '*/*');
+    const candidates = [{ format: 'webp', bytes: await encoded(input, 'webp', 90) }, { format: 'avif', bytes: await encoded(input, 'avif', 59) }];
+    const both = await compress(input, 80, BOTH);
+    expect([both.format, both.bytes]).toEqual(smallest(base, candidates));
+    const kept = await compress(input, 85, WEBP);
+    expect([kept.format, kept.notes]).toEqual(['jpeg', [...(await compress(input, 85, '*/*')).notes, 'format-kept-for-look']]);
+  });
+
+  it('a PNG photo: WebP raised 3.5 at 70, at the scale from 75; AVIF at the scale', async () => {
+    const input = await fixture('api/chelsea.png');
+    const header = readHeader(input);
+    expect((header.fileBytes * 8) / (header.width * header.height)).toBeGreaterThan(4);
+    expect([lookQuality(header, 'webp', 70), lookQuality(header, 'webp', 75), lookQuality(header, 'avif', 70)]).toEqual([78, encoderQuality('webp', 75), 47]);
+    const base = await compress(input, 70, '*/*');
+    const webp = { format: 'webp', bytes: await encoded(input, 'webp', 78) };
+    const answered = await compress(input, 70, WEBP);
+    expect([answered.format, answered.bytes]).toEqual(smallest(base, [webp]));
+    expect(answered.notes).not.toContain('format-kept-for-look');
+  });
+
+  it('a PNG graphic (under 4 bits a pixel): WebP at the scale up to 80, none from 85, the PNG answered and saying why', async () => {
+    const input = await fixture('engine/pngsuite/basn2c08.png');
+    const header = readHeader(input);
+    expect((header.fileBytes * 8) / (header.width * header.height)).toBeLessThan(4);
+    expect([lookQuality(header, 'webp', 80), lookQuality(header, 'webp', 85), lookQuality(header, 'avif', 85)]).toEqual([81, undefined, 57]);
+    const base = await compress(input, 80, '*/*');
+    const answered = await compress(input, 80, WEBP);
+    expect([answered.format, answered.bytes]).toEqual(smallest(base, [{ format: 'webp', bytes: await encoded(input, 'webp', 81) }]));
+    const highBase = await compress(input, 85, '*/*');
+    const high = await compress(input, 85, WEBP);
+    expect([high.format, high.bytes, high.notes]).toEqual(['png', highBase.bytes, [...highBase.notes, 'format-kept-for-look']]);
+  });
+
+  it("a lossy WebP: AVIF at the scale's quality (the WebP is re-encoded from pixels too), the smallest answered", async () => {
+    // cwebp -q 80 of testorig (test/fixtures/engine/LICENSES.md).
+    const input = await fixture('engine/golden-testorig-q80.webp');
+    const header = readHeader(input);
+    expect(lookQuality(header, 'avif', 80)).toBe(encoderQuality('avif', 80));
+    const base = await compress(input, 80, '*/*');
+    const both = await compress(input, 80, BOTH);
+    expect([both.format, both.bytes]).toEqual(smallest(base, [{ format: 'avif', bytes: await encoded(input, 'avif', encoderQuality('avif', 80)) }]));
+    expect(both.notes).not.toContain('format-kept-for-look');
+  });
+
   it("PNG input and a resized JPEG keep the scale's qualities: every candidate re-draws the pixels", async () => {
     const png = readHeader(await fixture('api/chelsea.png'));
     const jpeg = readHeader(await fixture('engine/testorig.jpg'));
