@@ -7,12 +7,11 @@ import { insertAvifMetadata } from './container/avif-items';
 import { metadataBlocks } from './container/metadata-blocks';
 import { readKeptMetadata } from './container/read-metadata';
 import { insertMetadata } from './container/write-metadata';
-import { isSrgbProfile } from './container/srgb-profile';
 import { engine } from './engine-instance';
 import { readHeader } from './header/read-header';
 import { runExclusive } from './job-queue';
 import { encoderQuality } from './quality-scale';
-import { carryIccProfile } from './steps/carry-icc';
+import { carryIccProfile, profileToCarry } from './steps/carry-icc';
 import { checkBudget, type JobCost, jobCost } from './steps/check-budget';
 import { chooseFormats, type RequestedFormat } from './steps/choose-formats';
 import { fitSize } from './steps/fit-size';
@@ -88,8 +87,9 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const size = fitSize(displayed.width, displayed.height, request.maxWidth, request.maxHeight);
   // A truncated file is refused below; its profile is not worth reading before the check names a bomb.
   const icc = header.complete ? await readIccProfile(input, header.format) : null;
-  // carry-icc leaves a plain sRGB profile out; any other may be copied into the output.
-  const iccBytes = icc && !isSrgbProfile(icc) ? icc.length : 0;
+  // What the outputs carry of it (carry-icc.ts: not a plain sRGB one, nor one past what a profile may add).
+  const carried = profileToCarry(icc, input.length);
+  const iccBytes = carried?.length ?? 0;
   const accepted = { webp: request.acceptsWebp, avif: request.acceptsAvif ?? false };
   const [primary, ...otherFormats] = chooseFormats(header.format, request.format, accepted, size).map(
     (format): OutputSpec => onSourceGrid(header, { format, quality: encoderQuality(format, request.quality), ...size, orientation, iccBytes }),
@@ -133,7 +133,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     const limits = { cpuBudgetMs: cpuBudgetMs - (Date.now() - jobsStartedMs) };
     // AVIF's container is the engine's own: the profile goes in as it is written.
     if (spec.format === 'avif') {
-      const profile = icc && !isSrgbProfile(icc) ? icc : undefined;
+      const profile = carried ?? undefined;
       const encoded = hold(await engine.transcode(input, header, spec, { ...limits, profile }));
       const blocks = metadataBlocks(keptMetadata, 'avif');
       const { bytes, written } = insertAvifMetadata(encoded, blocks);
@@ -142,12 +142,12 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
       return { spec, bytes, iccKept: profile !== undefined, metadata };
     }
     const encoded = hold(await engine.transcode(input, header, spec, limits));
-    const carried = await carryIccProfile(encoded, spec.format, icc);
-    if (carried.bytes !== encoded) hold(carried.bytes);
+    const withProfile = await carryIccProfile(encoded, spec.format, carried);
+    if (withProfile.bytes !== encoded) hold(withProfile.bytes);
     const blocks = metadataBlocks(keptMetadata, spec.format);
-    const bytes = insertMetadata(carried.bytes, spec.format, blocks);
-    if (bytes !== carried.bytes) hold(bytes);
-    return { spec, bytes, iccKept: carried.iccKept, metadata: { kept: blocks.kept, truncated: blocks.truncated } };
+    const bytes = insertMetadata(withProfile.bytes, spec.format, blocks);
+    if (bytes !== withProfile.bytes) hold(bytes);
+    return { spec, bytes, iccKept: withProfile.iccKept, metadata: { kept: blocks.kept, truncated: blocks.truncated } };
   };
   // An optional job: skipped when it fails on its own (a re-coding the engine cannot do, a candidate past the budget).
   const attempt = async (spec: OutputSpec): Promise<Candidate | undefined> => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { readIccProfile } from '../../src/image/container';
-import { contains, exifApp1, jpegSegment, pngChunk, text, tiffWithGps, withChunks, withSegments, XMP_PACKET } from '../container/synth';
+import { insertIccProfile, readIccProfile } from '../../src/image/container';
+import { cat, contains, exifApp1, jpegSegment, pngChunk, text, tiffWithGps, withChunks, withSegments, XMP_PACKET } from '../container/synth';
 import { compress, fixture } from '../helpers/api';
+import { blackPng, iccBombChunk, zlib } from '../helpers/crafted';
 import { responseImage } from '../helpers/images';
 import { syntheticPng } from '../helpers/png';
 
@@ -19,6 +20,33 @@ describe('what the output carries', () => {
       const { bytes } = await responseImage(response);
       expect(await readIccProfile(bytes, format)).toEqual(profile);
     }
+  });
+
+  // Issue 35 item 5: a 1,163-byte PNG whose iCCP inflated to a 1 MB profile of zeros came back as a 1,000,660-byte JPEG.
+  it('drops a profile that does not parse as one, and one that would add more than 64 KiB or twice the input to the answer', async () => {
+    const p3 = (await readIccProfile(withChunks(syntheticPng(8, 8, false), await fixture('container/p3-iccp-chunk.bin')), 'png'))!;
+    const padded = (size: number) => {
+      const profile = new Uint8Array(size);
+      profile.set(p3);
+      new DataView(profile.buffer).setUint32(0, size);
+      return profile;
+    };
+    const iccp = async (profile: Uint8Array) => pngChunk('iCCP', cat(text('icc\0'), Uint8Array.of(0), await zlib([profile])));
+    const zeroed = blackPng(16, 16, 3, [await iccBombChunk(1_000_000)]);
+    const inflating = blackPng(16, 16, 3, [await iccp(padded(1_000_000))]);
+    for (const input of [zeroed, inflating]) {
+      expect(input.length).toBeLessThan(3_000);
+      const response = await compress(input, { format: 'jpeg' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('X-Compression-Notes') ?? '').not.toContain('icc-kept');
+      expect((await responseImage(response)).bytes.length).toBeLessThan(3_000);
+    }
+    // A profile the input carried as it is (JPEG's APP2) adds no more than the input had: carried.
+    const large = padded(300_000);
+    const jpeg = await insertIccProfile(await fixture('engine/testorig.jpg'), 'jpeg', large);
+    const response = await compress(jpeg, { format: 'webp' });
+    expect(response.headers.get('X-Compression-Notes')).toContain('icc-kept');
+    expect(await readIccProfile((await responseImage(response)).bytes, 'webp')).toEqual(large);
   });
 
   it('strips EXIF (with GPS), XMP and comments from JPEG input, in every output format', async () => {

@@ -97,8 +97,11 @@ describe('PNG: ICC profiles', () => {
 
   it('takes a profile only when its colour space fits the colour type (GRAY for greyscale, RGB otherwise)', async () => {
     const rgb = (await readIccProfile(withChunks(await fixture('engine/pngsuite/basn2c08.png'), await p3Iccp()), 'png'))!;
+    // A GRAY profile reads its tone curve from kTRC: the RGB one's rTRC, renamed.
     const gray = rgb.slice();
     gray.set(text('GRAY'), 16);
+    const table = new DataView(gray.buffer, 132, 12 * new DataView(gray.buffer).getUint32(128));
+    for (let entry = 0; entry < table.byteLength; entry += 12) if (table.getUint32(entry) === 0x72545243) gray.set(text('kTRC'), 132 + entry);
     const greyPng = await fixture('engine/pngsuite/cm7n0g04.png'); // colour type 0
     expect(await insertIccProfile(greyPng, 'png', rgb)).toEqual(greyPng);
     expect(await readIccProfile(withChunks(greyPng, await p3Iccp()), 'png')).toBeNull();

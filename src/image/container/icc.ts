@@ -2,6 +2,7 @@ import type { ImageFormat } from '../types';
 import { ascii, asciiBytes, concat, startsWith, runStream, u32be, unsupported } from './bytes';
 import { inflateBounded } from './bounded-inflate';
 import { chrmProfile } from './chrm-profile';
+import { describesColours } from './icc-tags';
 import { APP0, APP1, APP2, type JpegSegment, MAX_SEGMENT_PAYLOAD, encodeJpeg, parseJpeg } from './jpeg-segments';
 import { type PngChunk, crcMatches, encodeChunk as encodePngChunk, encodePng, parsePng } from './png-chunks';
 import {
@@ -121,15 +122,16 @@ function pngChrmProfile(chunks: readonly PngChunk[]): Uint8Array | null {
 const CHRM_CHUNKS = new Set(['sRGB', 'gAMA', 'cHRM']);
 
 /**
- * The profile when its header holds together (ICC.1:2022 7.2): the size field fits the data,
- * 'acsp' is at byte 36 and the tag table fits; trimmed to the declared size. None over 1 MiB.
+ * The profile when it parses as one: its header holds together (ICC.1:2022 7.2: the size field fits the data,
+ * 'acsp' is at byte 36), its tags fit its declared size and it has those that describe colours (icc-tags.ts);
+ * trimmed to the declared size. None over 1 MiB.
  */
 function checkedProfile(profile: Uint8Array | null): Uint8Array | null {
   if (!profile || profile.length < ICC_HEADER + 4 || profile.length > MAX_CARRIED_PROFILE_BYTES) return null;
   const size = u32be(profile, 0);
   if (size < ICC_HEADER + 4 || size > profile.length || ascii(profile, 36, 4) !== 'acsp') return null;
-  if (ICC_HEADER + 4 + 12 * u32be(profile, ICC_HEADER) > size) return null;
-  return profile.subarray(0, size);
+  const trimmed = profile.subarray(0, size);
+  return describesColours(trimmed) ? trimmed : null;
 }
 
 /**

@@ -6,6 +6,7 @@
  * 61966-2-1). A profile with lookup tables (A2B0...) is never taken for sRGB.
  */
 import { ascii, u32be } from './bytes';
+import { iccTags } from './icc-tags';
 
 /** rXYZ, gXYZ, bXYZ of sRGB in the D50 PCS (Bradford), as in every sRGB matrix profile. */
 const SRGB_COLOURANTS: Record<string, [number, number, number]> = {
@@ -24,21 +25,6 @@ const u16 = (b: Uint8Array, at: number) => (b[at]! << 8) | b[at + 1]!;
 
 /** The sRGB electro-optical transfer function: encoded 0..1 to linear 0..1. */
 const srgbToLinear = (v: number) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-
-function tags(profile: Uint8Array): Map<string, Uint8Array> | undefined {
-  if (profile.length < 132) return undefined;
-  const count = u32be(profile, 128);
-  if (132 + 12 * count > profile.length) return undefined;
-  const out = new Map<string, Uint8Array>();
-  for (let i = 0; i < count; i++) {
-    const entry = 132 + 12 * i;
-    const offset = u32be(profile, entry + 4);
-    const size = u32be(profile, entry + 8);
-    if (offset + size > profile.length) return undefined;
-    out.set(ascii(profile, entry, 4), profile.subarray(offset, offset + size));
-  }
-  return out;
-}
 
 /**
  * A 'curv' (sampled) or 'para' (ICC.1 10.18) tone curve as a function of 0..1, with how many evenly
@@ -66,7 +52,7 @@ function toneCurve(tag: Uint8Array): { at: (x: number) => number; points: number
 
 export function isSrgbProfile(profile: Uint8Array): boolean {
   if (profile.length < 132 || ascii(profile, 16, 4) !== 'RGB ' || ascii(profile, 20, 4) !== 'XYZ ') return false;
-  const table = tags(profile);
+  const table = iccTags(profile);
   if (!table || LUT_TAGS.some((t) => table.has(t))) return false;
   for (const [name, expected] of Object.entries(SRGB_COLOURANTS)) {
     const tag = table.get(name);
