@@ -13,7 +13,7 @@ const m = await importSources(dir, 'model', [
   "export { PAID_CPU_BUDGET_MS } from './src/limits/cpu';",
   "export { ENGINE_BUDGET_BYTES, MAX_INPUT_PIXELS } from './src/limits/memory';",
   "export { baseHeader } from './src/image/header/header-defaults';",
-  "export { fitSize } from './src/image/steps/fit-size';",
+  "export { planGeometry } from './src/image/steps/geometry';",
   "export { encoderQuality } from './src/image/quality-scale';",
   "export { COMPRESS_MAX_BYTES } from './src/limits/sizes';",
 ]);
@@ -56,7 +56,8 @@ function admits(kind, megapixels, format, maxWidth) {
   if (width * height > cap) return false;
   const { fileBytesPerPixel = 0, ...fields } = kind;
   const header = { ...m.baseHeader(kind.format, width, height), ...fields, fileBytes: Math.min(m.COMPRESS_MAX_BYTES, Math.round(width * height * fileBytesPerPixel)) };
-  const out = { format, quality: m.encoderQuality(format, Number(process.env.Q ?? 80)), ...m.fitSize(width, height, maxWidth, undefined), orientation: 1 };
+  const fitted = m.planGeometry({ width, height }, { maxWidth });
+  const out = { format, quality: m.encoderQuality(format, Number(process.env.Q ?? 80)), width: fitted.width, height: fitted.height, orientation: 1 };
   return m.estimatePeakBytes(header, out) <= m.ENGINE_BUDGET_BYTES && m.estimateCpuMs(header, out, m.planEncoder(header, out)) <= m.PAID_CPU_BUDGET_MS;
 }
 

@@ -6,10 +6,18 @@
 #include "rows.h"
 
 typedef struct decode_target {
-  /* Called once, before the first row, with the size and channels of the rows to come. */
+  /* Called once, before the first row, with the size and channels of the rows to come (all of
+   * them, or of the part of the image a JPEG decoder hands over). */
   row_sink *(*begin)(struct decode_target *self, int width, int height, int channels);
   /* The size the job wants in the end: a JPEG decoder may scale in the DCT towards it. */
   int want_w, want_h;
+  /* The window of the stored image the job takes (the whole unless cut), in its pixels at the
+   * header's size: a JPEG decoder skips what lies outside it. */
+  int window_left, window_top, window_w, window_h;
+  /* Set by the decoder before `begin`: the DCT scale it decodes at, in eighths (8 for every other
+   * decoder), and where the rows it hands over start in the image at that scale (a JPEG decoder
+   * hands over only the rows and columns its window needs). */
+  int decoded_eighths, delivered_x, delivered_y;
   /* The stored size the header walked in TypeScript said, which the job was planned from. */
   int header_w, header_h;
   /* A JPEG decoder's quantisation steps (natural order) of its first component and, in colour, its

@@ -70,7 +70,9 @@ int png_default_filter(const png_stats *stats);
 row_sink *png_stats_sink(png_stats *stats, int width, int channels);
 
 /* Converts a row of `channels` samples to RGB or grey (with_alpha 0) or RGBA or grey+alpha,
- * flattening transparency onto white when alpha is dropped. */
+ * flattening transparency onto the matte (white unless set) when alpha is dropped. */
+void convert_set_matte(uint8_t r, uint8_t g, uint8_t b);
+int convert_matte_is_grey(void);
 void convert_row(const uint8_t *src, int channels, uint8_t *dst, int grey, int with_alpha, int width);
 
 #endif

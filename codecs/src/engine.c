@@ -5,6 +5,7 @@
 
 #include "decode.h"
 #include "encode.h"
+#include "frame.h"
 #include "host.h"
 #include "jpeg-recode.h"
 #include "orient.h"
@@ -68,8 +69,11 @@ typedef struct {
   row_sink *stats_sink;
   encoder *encoder;
   resampler *resampler;
+  cropper *cropper;
+  padder *padder;
   int orientation;
   orienter *orienter;
+  uint32_t pad_colour; /* the background, over white for JPEG */
   quantizer *quantizer; /* lossy PNG: set on the stats pass, used on the write pass if chosen */
   /* Small PNG output: the decoded, resampled rows (as stored, before orientation), kept
    * after the first decode so the stats, trial and write passes replay them instead of
@@ -94,11 +98,53 @@ static void put_frame_row(row_sink *self, const uint8_t *row) {
   memcpy(j->frame + stride * j->frame_rows++, row, stride);
 }
 
+/* The job's geometry (src/image/wasm/wasm-engine.ts sets it before each transcode): the window
+ * is decode_target's; the scaled window is placed at (x, y) in a canvas of canvas_w x canvas_h, as
+ * displayed, filled with the background (0xRRGGBBAA; for JPEG, which has no alpha, over white). */
+static struct {
+  int left, top, width, height, canvas_w, canvas_h, x, y;
+  uint32_t background;
+} geometry;
+
+EXPORT("geometry")
+void set_geometry(int left, int top, int width, int height, int canvas_w, int canvas_h, int x, int y, uint32_t background) {
+  geometry.left = left, geometry.top = top, geometry.width = width, geometry.height = height;
+  geometry.canvas_w = canvas_w, geometry.canvas_h = canvas_h, geometry.x = x, geometry.y = y;
+  geometry.background = background;
+}
+
+/* Pads rows of out_w x out_h to the canvas; rows as stored (before orientation) when `stored`. */
+static row_sink *pad(job *j, int out_w, int out_h, int channels, int stored, row_sink *next) {
+  int canvas_w = geometry.canvas_w, canvas_h = geometry.canvas_h, x = geometry.x, y = geometry.y;
+  if (stored && orientation_swaps_axes(j->orientation)) canvas_w = geometry.canvas_h, canvas_h = geometry.canvas_w, x = geometry.y, y = geometry.x;
+  j->padder = padder_new(out_w, out_h, channels, canvas_w, canvas_h, x, y, j->pad_colour, next);
+  return padder_sink(j->padder);
+}
+
+/* The window as the rows the decoder hands over show it, at its DCT scale. */
+static row_sink *cut(job *j, int width, int height, int channels, row_sink *next) {
+  const decode_target *t = &j->base;
+  double scale = t->decoded_eighths / 8.0;
+  resample_window w = {t->window_left * scale - t->delivered_x, t->window_top * scale - t->delivered_y, t->window_w * scale, t->window_h * scale};
+  int out_w = t->want_w, out_h = t->want_h;
+  int whole = w.left == 0 && w.top == 0 && w.width == width && w.height == height;
+  if (t->decoded_eighths == 8 && w.width == out_w && w.height == out_h) {
+    if (whole) return next;
+    j->cropper = cropper_new((int)w.left, (int)w.top, out_h, channels, next);
+    return cropper_sink(j->cropper);
+  }
+  enum resample_filter filter = j->flags & FLAG_MITCHELL ? FILTER_MITCHELL : FILTER_LANCZOS3;
+  j->resampler = resampler_new(width, height, w, out_w, out_h, channels, filter, next);
+  return resampler_sink(j->resampler);
+}
+
 static row_sink *begin(decode_target *target, int width, int height, int channels) {
   job *j = (job *)target;
-  /* want_w x want_h is the output as stored; the encoder gets it as displayed. */
+  /* want_w x want_h is the scaled window as stored; the encoder gets the canvas as displayed. */
   int out_w = target->want_w, out_h = target->want_h;
-  if (out_w > width || out_h > height) host_fail(FAIL_INTERNAL, "the job would enlarge the image");
+  int swap = orientation_swaps_axes(j->orientation);
+  int padded = geometry.canvas_w != (swap ? out_h : out_w) || geometry.canvas_h != (swap ? out_w : out_h);
+  int out_channels = padded ? padded_channels(channels, j->pad_colour) : channels;
   row_sink *sink;
   if (j->buffering) {
     j->frame_channels = channels;
@@ -106,11 +152,13 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
     j->frame_sink.put = put_frame_row;
     sink = &j->frame_sink;
   } else if (j->stats) {
-    sink = j->stats_sink = png_stats_sink(j->stats, out_w, channels);
-    if (j->quantizer) sink = quantizer_histogram_sink(j->quantizer, out_w, channels, sink);
+    /* The stats pass only counts colours, which neither orientation nor placement changes. */
+    int canvas_w = swap ? geometry.canvas_h : geometry.canvas_w;
+    sink = j->stats_sink = png_stats_sink(j->stats, canvas_w, out_channels);
+    if (j->quantizer) sink = quantizer_histogram_sink(j->quantizer, canvas_w, out_channels, sink);
+    if (padded) sink = pad(j, out_w, out_h, channels, 1, sink);
   } else {
-    int swap = orientation_swaps_axes(j->orientation);
-    int shown_w = swap ? out_h : out_w, shown_h = swap ? out_w : out_h;
+    int shown_w = geometry.canvas_w, shown_h = geometry.canvas_h;
     switch (j->out_format) {
       case FORMAT_JPEG:
         if (j->flags & FLAG_JPEG_ALIGN && target->source_steps_known) {
@@ -121,30 +169,27 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
           j->options.dc_on_levels = j->flags & FLAG_JPEG_DC_LEVELS_SMOOTH ? 5 : 7;
           j->options.dc_over_seven = (j->flags & FLAG_JPEG_DC_LEVELS_SMOOTH ? 2 : 0) | (j->flags & FLAG_JPEG_DC_LEVELS_FLAT ? 1 : 0);
         }
-        j->encoder = (j->flags & FLAG_LIBJPEG_TURBO ? jpeg_encoder_new : jpegli_encoder_new)(shown_w, shown_h, channels, &j->options);
+        j->encoder = (j->flags & FLAG_LIBJPEG_TURBO ? jpeg_encoder_new : jpegli_encoder_new)(shown_w, shown_h, out_channels, &j->options);
         break;
-      case FORMAT_WEBP: j->encoder = webp_encoder_new(shown_w, shown_h, channels, &j->options); break;
-      case FORMAT_AVIF: j->encoder = avif_encoder_new(shown_w, shown_h, channels, &j->options); break;
+      case FORMAT_WEBP: j->encoder = webp_encoder_new(shown_w, shown_h, out_channels, &j->options); break;
+      case FORMAT_AVIF: j->encoder = avif_encoder_new(shown_w, shown_h, out_channels, &j->options); break;
       default:
-        j->encoder = png_encoder_new(shown_w, shown_h, j->quantizer ? 4 : channels, j->stats_for_png, j->png_params, j->png_count);
+        j->encoder = png_encoder_new(shown_w, shown_h, j->quantizer ? 4 : out_channels, j->stats_for_png, j->png_params, j->png_count);
     }
     /* zlib's Huffman-only and RLE strategies cost about a quarter of a level-9 pass. */
     int fast = j->png_params && (j->png_params->strategy == Z_HUFFMAN_ONLY || j->png_params->strategy == Z_RLE);
     sink = counted(&j->encoded, PROGRESS_ENCODED, fast ? (shown_w + 3) / 4 : shown_w, &j->encoder->sink);
-    if (j->quantizer) sink = quantizer_dither_sink(j->quantizer, shown_w, channels, sink);
-    /* After the resampler, so a frame buffered to rotate is at output size. The stats pass
-     * only counts colours, which orientation does not change. */
+    if (j->quantizer) sink = quantizer_dither_sink(j->quantizer, shown_w, out_channels, sink);
+    /* Margins row by row as displayed, after the orienter. */
+    if (padded) sink = pad(j, swap ? out_h : out_w, swap ? out_w : out_h, channels, 0, sink);
+    /* After the resampler, so a frame buffered to rotate is at output size. */
     if (j->orientation > 1) {
       j->orienter = orienter_new(j->orientation, out_w, out_h, channels, sink);
       sink = orienter_sink(j->orienter);
     }
   }
-  if (out_w != width || out_h != height) {
-    enum resample_filter filter = j->flags & FLAG_MITCHELL ? FILTER_MITCHELL : FILTER_LANCZOS3;
-    j->resampler = resampler_new(width, height, out_w, out_h, channels, filter, sink);
-    sink = resampler_sink(j->resampler);
-  }
-  return j->replaying ? sink : counted(&j->decoded, PROGRESS_DECODED, width, sink);
+  if (j->replaying) return sink;
+  return counted(&j->decoded, PROGRESS_DECODED, width, cut(j, width, height, channels, sink));
 }
 
 /* Sends the buffered frame through the pass's sinks, as a decoder would at output size. */
@@ -162,6 +207,8 @@ static void run(job *j, int in_format) {
     replay(j);
   } else {
     host_input_rewind();
+    j->base.decoded_eighths = 8;
+    j->base.delivered_x = j->base.delivered_y = 0;
     switch (in_format) {
       case FORMAT_JPEG: jpeg_decode(&j->base); break;
       case FORMAT_PNG: png_decode(&j->base); break;
@@ -171,6 +218,10 @@ static void run(job *j, int in_format) {
   }
   resampler_free(j->resampler);
   j->resampler = NULL;
+  cropper_free(j->cropper);
+  j->cropper = NULL;
+  padder_free(j->padder);
+  j->padder = NULL;
   orienter_free(j->orienter);
   j->orienter = NULL;
 }
@@ -256,14 +307,24 @@ void avif_options(int speed, int tune, int cell_w, int cell_h, int yuv444) {
   avif.speed = speed, avif.tune = tune, avif.cell_w = cell_w, avif.cell_h = cell_h, avif.yuv444 = yuv444;
 }
 
-/* out_w x out_h is the size as displayed, after orientation; in_w x in_h the stored size
- * the header said, which every decoder checks before allocating a whole frame. */
+/* The background over white, opaque: what JPEG has for transparency. */
+static uint32_t over_white(uint32_t rgba) {
+  uint32_t a = rgba & 0xff, rgb = 0;
+  for (int shift = 24; shift >= 8; shift -= 8) rgb |= ((((rgba >> shift) & 0xff) * a + 255 * (255 - a) + 127) / 255) << shift;
+  return rgb | 0xff;
+}
+
+/* out_w x out_h is the scaled window as displayed, after orientation (geometry's canvas holds
+ * it); in_w x in_h the stored size the header said, which every decoder checks before
+ * allocating a whole frame. */
 EXPORT("transcode")
 void transcode(int in_format, int out_format, int quality, int out_w, int out_h, int flags, int in_w, int in_h) {
   int orientation = (flags >> ORIENTATION_SHIFT) & 15;
   int swap = orientation_swaps_axes(orientation);
-  job j = {.base = {.begin = begin, .want_w = swap ? out_h : out_w, .want_h = swap ? out_w : out_h, .header_w = in_w, .header_h = in_h},
+  job j = {.base = {.begin = begin, .want_w = swap ? out_h : out_w, .want_h = swap ? out_w : out_h, .header_w = in_w, .header_h = in_h,
+                    .window_left = geometry.left, .window_top = geometry.top, .window_w = geometry.width, .window_h = geometry.height},
            .orientation = orientation,
+           .pad_colour = out_format == FORMAT_JPEG ? over_white(geometry.background) : geometry.background,
            .out_format = out_format,
            .flags = flags,
            .options = {.quality = quality,
@@ -278,12 +339,15 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
                        .avif_cell_h = avif.cell_h,
                        .avif_yuv444 = avif.yuv444}};
   if (flags & FLAG_JPEG_RECODE) {
-    if (in_format != FORMAT_JPEG || out_format != FORMAT_JPEG || out_w != in_w || out_h != in_h || orientation > 1)
+    if (in_format != FORMAT_JPEG || out_format != FORMAT_JPEG || out_w != in_w || out_h != in_h || orientation > 1 ||
+        geometry.width != in_w || geometry.height != in_h || geometry.canvas_w != in_w || geometry.canvas_h != in_h)
       host_fail(FAIL_INTERNAL, "a re-coding keeps the JPEG as it is stored");
     jpeg_recode(&j.base);
     return;
   }
   webp_use_simd();
+  uint32_t matte = over_white(geometry.background);
+  convert_set_matte((uint8_t)(matte >> 24), (uint8_t)(matte >> 16), (uint8_t)(matte >> 8));
   png_stats stats, exact;
   png_params params;
   if (out_format == FORMAT_PNG) {

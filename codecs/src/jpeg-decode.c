@@ -82,15 +82,22 @@ void jpeg_open_input(j_decompress_ptr cinfo, struct jpeg_error_mgr *err, const d
   decode_check_size(target, cinfo->image_width, cinfo->image_height);
 }
 
-/* The smallest DCT scale M/8 that still leaves at least twice the wanted size, so the
- * resampler's filter, not the DCT's truncation, decides the final look. */
-static unsigned int dct_scale(const struct jpeg_decompress_struct *cinfo, int want_w, int want_h) {
+/* The smallest DCT scale M/8 that still leaves the window at least twice the wanted size, so
+ * the resampler's filter, not the DCT's truncation, decides the final look. */
+static unsigned int dct_scale(const decode_target *target) {
   for (unsigned int m = 1; m < 8; m++) {
-    long w = ((long)cinfo->image_width * m + 7) / 8;
-    long h = ((long)cinfo->image_height * m + 7) / 8;
-    if (w >= 2L * want_w && h >= 2L * want_h) return m;
+    long w = ((long)target->window_w * m + 7) / 8;
+    long h = ((long)target->window_h * m + 7) / 8;
+    if (w >= 2L * target->want_w && h >= 2L * target->want_h) return m;
   }
   return 8;
+}
+
+/* The pixels [first, end) of the image at the DCT scale that the window's span covers. */
+static void scaled_span(int start, int length, unsigned int m, unsigned int size, unsigned int *first, unsigned int *end) {
+  *first = (unsigned int)(((long)start * m) / 8);
+  unsigned int last = (unsigned int)(((long)(start + length) * m + 7) / 8);
+  *end = last < size ? last : size;
 }
 
 /* The source's grid, for a JPEG encoder that re-quantises on it (encode.h, align_*): the steps of
@@ -133,7 +140,8 @@ void jpeg_decode(decode_target *target) {
   int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
   int grey = cinfo.jpeg_color_space == JCS_GRAYSCALE;
   cinfo.out_color_space = cmyk ? JCS_CMYK : grey ? JCS_GRAYSCALE : JCS_RGB;
-  cinfo.scale_num = dct_scale(&cinfo, target->want_w, target->want_h);
+  unsigned int m = dct_scale(target);
+  cinfo.scale_num = m;
   cinfo.scale_denom = 8;
   /* Only while the scans are read into the coefficient buffer: rows are counted as rows. */
   scan_monitor monitor;
@@ -141,11 +149,23 @@ void jpeg_decode(decode_target *target) {
   jpeg_start_decompress(&cinfo);
   cinfo.progress = NULL;
 
+  /* Only the window's columns are decoded (from the iMCU column it starts in) and its rows:
+   * those above it are skipped (their entropy-coded data read, no IDCT), those below never read. */
+  unsigned int x, x_end, y, y_end;
+  scaled_span(target->window_left, target->window_w, m, cinfo.output_width, &x, &x_end);
+  scaled_span(target->window_top, target->window_h, m, cinfo.output_height, &y, &y_end);
+  JDIMENSION crop_x = x, crop_w = x_end - x;
+  if (crop_w < cinfo.output_width) jpeg_crop_scanline(&cinfo, &crop_x, &crop_w);
+  if (y > 0) jpeg_skip_scanlines(&cinfo, y);
+  target->decoded_eighths = (int)m;
+  target->delivered_x = (int)crop_x;
+  target->delivered_y = (int)y;
+
   int width = (int)cinfo.output_width, channels = grey ? 1 : 3;
-  row_sink *sink = target->begin(target, width, (int)cinfo.output_height, channels);
+  row_sink *sink = target->begin(target, width, (int)(y_end - y), channels);
   uint8_t *row = xmalloc((size_t)width * cinfo.output_components);
   uint8_t *rgb = cmyk ? xmalloc((size_t)width * 3) : NULL;
-  while (cinfo.output_scanline < cinfo.output_height) {
+  while (cinfo.output_scanline < y_end) {
     JSAMPROW rows[1] = {row};
     jpeg_read_scanlines(&cinfo, rows, 1);
     if (cmyk) {
@@ -155,7 +175,8 @@ void jpeg_decode(decode_target *target) {
       sink->put(sink, row);
     }
   }
-  jpeg_finish_decompress(&cinfo);
+  /* Past the window nothing is read (finishing would decode the rest to reach the end marker). */
+  if (cinfo.output_scanline == cinfo.output_height) jpeg_finish_decompress(&cinfo);
   jpeg_destroy_decompress(&cinfo);
   free(rgb);
   free(row);

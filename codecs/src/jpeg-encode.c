@@ -207,7 +207,8 @@ encoder *jpeg_encoder_new(int width, int height, int channels, const encode_opti
   jpeg_host_destination(cinfo);
   cinfo->image_width = (JDIMENSION)width;
   cinfo->image_height = (JDIMENSION)height;
-  int grey = channels <= 2;
+  /* Grey with alpha stays grey only over a grey matte. */
+  int grey = channels == 1 || (channels == 2 && convert_matte_is_grey());
   cinfo->input_components = grey ? 1 : 3;
   cinfo->in_color_space = grey ? JCS_GRAYSCALE : JCS_RGB;
   configure(cinfo, opt);

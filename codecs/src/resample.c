@@ -23,6 +23,7 @@ struct resampler {
   float *acc;       /* one output row before conversion to 8 bits */
   uint8_t *out_row;
   int rows_in, rows_out;
+  int first_column, columns; /* the input columns any output sample reads */
   row_sink *next;
 };
 
@@ -49,13 +50,19 @@ static double mitchell(double x) {
   return 0.0;
 }
 
-/* Weights for resampling n_in samples to n_out, with the kernel stretched by the scale when
- * shrinking (so it low-passes) and edge samples repeated (folded into the edge weight). */
-static taps *make_taps(int n_in, int n_out, enum resample_filter filter, float **storage,
+/* Weights for resampling the span of `length` samples from `start` of n_in to n_out, with the kernel
+ * stretched by the scale when shrinking (so it low-passes) and the span's edge samples repeated (folded
+ * into the edge weight). */
+static taps *make_taps(int n_in, double start, double length, int n_out, enum resample_filter filter, float **storage,
                        int *max_count) {
   double (*kernel)(double) = filter == FILTER_MITCHELL ? mitchell : lanczos3;
   double support = filter == FILTER_MITCHELL ? 2.0 : 3.0;
-  double scale = (double)n_in / n_out;
+  double scale = length / n_out;
+  /* The pixels the span covers; a sliver of less than a thousandth of a pixel does not count. */
+  int span_first = (int)floor(start + 1e-3), span_last = (int)ceil(start + length - 1e-3) - 1;
+  if (span_first < 0) span_first = 0;
+  if (span_last > n_in - 1) span_last = n_in - 1;
+  if (span_last < span_first) span_last = span_first;
   double stretch = scale > 1.0 ? scale : 1.0;
   int width = (int)ceil(support * stretch) * 2 + 1;
   taps *t = xmalloc(sizeof(taps) * (size_t)n_out);
@@ -63,11 +70,11 @@ static taps *make_taps(int n_in, int n_out, enum resample_filter filter, float *
   *storage = w;
   *max_count = 0;
   for (int o = 0; o < n_out; o++) {
-    double center = (o + 0.5) * scale - 0.5;
+    double center = start + (o + 0.5) * scale - 0.5;
     int lo = (int)floor(center - support * stretch) + 1;
     int hi = (int)ceil(center + support * stretch) - 1;
-    int first = lo < 0 ? 0 : lo;
-    int last = hi > n_in - 1 ? n_in - 1 : hi;
+    int first = lo < span_first ? span_first : lo;
+    int last = hi > span_last ? span_last : hi;
     if (last < first) last = first;
     float *ow = w + (size_t)o * width;
     memset(ow, 0, sizeof(float) * (size_t)width);
@@ -91,19 +98,20 @@ static taps *make_taps(int n_in, int n_out, enum resample_filter filter, float *
 static void horizontal(resampler *r, const uint8_t *row, float *dst) {
   int c = r->channels;
   float *p = r->premul;
+  row += (size_t)r->first_column * c;
   if (channels_have_alpha(c)) {
-    for (int x = 0; x < r->in_w; x++) {
+    for (int x = 0; x < r->columns; x++) {
       const uint8_t *s = row + x * c;
       float a = s[c - 1] * (1.0f / 255.0f);
       for (int k = 0; k < c - 1; k++) p[x * c + k] = s[k] * a;
       p[x * c + c - 1] = s[c - 1];
     }
   } else {
-    for (int i = 0; i < r->in_w * c; i++) p[i] = row[i];
+    for (int i = 0; i < r->columns * c; i++) p[i] = row[i];
   }
   for (int o = 0; o < r->out_w; o++) {
     const taps *t = &r->h_taps[o];
-    const float *src = p + t->start * c;
+    const float *src = p + (t->start - r->first_column) * c;
     float sum[4] = {0, 0, 0, 0};
     for (int j = 0; j < t->count; j++) {
       float w = t->weights[j];
@@ -146,6 +154,11 @@ static void emit(resampler *r) {
 static void put_row(row_sink *self, const uint8_t *row) {
   resampler *r = (resampler *)self;
   if (r->rows_in >= r->in_h) host_fail(FAIL_INTERNAL, "resampler: too many rows");
+  /* Rows above and below the window are not filtered. */
+  if (r->rows_in < r->v_taps[0].start || r->rows_out == r->out_h) {
+    r->rows_in++;
+    return;
+  }
   float *slot = r->ring + (size_t)(r->rows_in % r->ring_rows) * r->out_w * r->channels;
   horizontal(r, row, slot);
   r->rows_in++;
@@ -156,7 +169,7 @@ static void put_row(row_sink *self, const uint8_t *row) {
   }
 }
 
-resampler *resampler_new(int in_w, int in_h, int out_w, int out_h, int channels,
+resampler *resampler_new(int in_w, int in_h, resample_window window, int out_w, int out_h, int channels,
                          enum resample_filter filter, row_sink *next) {
   resampler *r = xcalloc(1, sizeof(resampler));
   r->sink.put = put_row;
@@ -167,12 +180,16 @@ resampler *resampler_new(int in_w, int in_h, int out_w, int out_h, int channels,
   r->channels = channels;
   r->next = next;
   int h_max, v_max;
-  r->h_taps = make_taps(in_w, out_w, filter, &r->h_weights, &h_max);
-  r->v_taps = make_taps(in_h, out_h, filter, &r->v_weights, &v_max);
+  r->h_taps = make_taps(in_w, window.left, window.width, out_w, filter, &r->h_weights, &h_max);
+  r->v_taps = make_taps(in_h, window.top, window.height, out_h, filter, &r->v_weights, &v_max);
+  /* Taps start on non-decreasing samples, so the first and the last output's bound those read. */
+  const taps *last = &r->h_taps[out_w - 1];
+  r->first_column = r->h_taps[0].start;
+  r->columns = last->start + last->count - r->first_column;
   /* Output rows start on non-decreasing input rows, so the widest window fits the ring. */
   r->ring_rows = v_max + 1;
   size_t row_floats = (size_t)out_w * channels;
-  r->premul = xmalloc(sizeof(float) * (size_t)in_w * channels);
+  r->premul = xmalloc(sizeof(float) * (size_t)r->columns * channels);
   r->ring = xmalloc(sizeof(float) * row_floats * (size_t)r->ring_rows);
   r->acc = xmalloc(sizeof(float) * row_floats);
   r->out_row = xmalloc(row_floats);

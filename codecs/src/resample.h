@@ -11,8 +11,14 @@ enum resample_filter { FILTER_LANCZOS3 = 0, FILTER_MITCHELL = 1 };
 
 typedef struct resampler resampler;
 
-/* Rows of in_w x channels go in; rows of out_w x channels go to `next`. */
-resampler *resampler_new(int in_w, int in_h, int out_w, int out_h, int channels,
+/* A window of the input, in its pixels: it may start and end within a pixel (a JPEG decoded at a
+ * DCT scale), and pixels outside it lend nothing to the output. */
+typedef struct {
+  double left, top, width, height;
+} resample_window;
+
+/* Rows of in_w x channels go in, all in_h of them; the window's rows of out_w x channels go to `next`. */
+resampler *resampler_new(int in_w, int in_h, resample_window window, int out_w, int out_h, int channels,
                          enum resample_filter filter, row_sink *next);
 row_sink *resampler_sink(resampler *r);
 void resampler_free(resampler *r);

@@ -23,6 +23,10 @@ export const CURL = {
       'curl "$BASE_URL/v1/compress" \\\n  -H "X-API-Key: $API_KEY" -H "Content-Type: application/json" \\\n  -d \'{"url": "https://example.com/photo.jpg", "maxWidth": 1200}\' \\\n  -D - -o photo.min.jpg',
     ),
     sample(
+      'A 400x400 thumbnail, cut around a point',
+      'curl "$BASE_URL/v1/compress" \\\n  -H "X-API-Key: $API_KEY" \\\n  -F file=@photo.jpg -F width=400 -F height=400 -F fit=cover -F gravity=0.5x0.33 \\\n  -D - -o thumb.jpg',
+    ),
+    sample(
       'Keep the copyright and the date taken',
       'curl "$BASE_URL/v1/compress" \\\n  -H "X-API-Key: $API_KEY" \\\n  -F file=@photo.jpg -F preserve=copyright,creation \\\n  -D - -o photo.min.jpg',
     ),

@@ -73,7 +73,7 @@ than the input unless a resize or format change was asked for. Only successful c
           responses: {
             '200': {
               description: 'The compressed image.',
-              headers: headerRefs([...SIZE_HEADERS, 'Vary', ...RATE_LIMIT_HEADERS, 'Server-Timing']),
+              headers: headerRefs([...SIZE_HEADERS, 'X-Crop', 'Vary', ...RATE_LIMIT_HEADERS, 'Server-Timing']),
               content: { 'image/jpeg': binary, 'image/png': binary, 'image/webp': binary },
             },
             ...errorResponses([...KEYED, ...IMAGE, ...URL_INPUT, 'quota_exceeded', ...ALWAYS], RATE_LIMIT_HEADERS),

@@ -14,20 +14,27 @@ import { encoderQuality } from './quality-scale';
 import { carryIccProfile, profileToCarry } from './steps/carry-icc';
 import { checkBudget, type JobCost, jobCost } from './steps/check-budget';
 import { chooseFormats, type RequestedFormat } from './steps/choose-formats';
-import { fitSize } from './steps/fit-size';
+import { planGeometry } from './steps/geometry';
 import { neverLarger } from './steps/never-larger';
 import { keepsEveryPixel, oneLook } from './steps/one-look';
 import { orient } from './steps/orient';
 import { losslessRecoding, onSourceGrid, preferRecoding } from './steps/jpeg-from-jpeg';
 import { refuseAnimation } from './steps/refuse-animation';
 import { refuseIncomplete } from './steps/refuse-incomplete';
-import type { MetadataClass, OutputFormat, OutputSpec } from './types';
+import type { Box, FitMode, Gravity, MetadataClass, OutputFormat, OutputSpec, Rgba } from './types';
 
 export interface CompressRequest {
   quality: number;
   format: RequestedFormat;
   maxWidth?: number | undefined;
   maxHeight?: number | undefined;
+  /** The box and how the image goes into it (decisions.md, "Geometry: boxes, fit modes and gravity"). */
+  width?: number | undefined;
+  height?: number | undefined;
+  fit?: FitMode | undefined;
+  gravity?: Gravity | undefined;
+  /** Pad's margins, and what alpha is flattened onto for JPEG; white unless given. */
+  background?: Rgba | undefined;
   /** The request's Accept header lists image/webp (only consulted for format auto). */
   acceptsWebp: boolean;
   /** The request's Accept header lists image/avif (only consulted for format auto). */
@@ -44,6 +51,8 @@ export interface CompressRequest {
 export type CompressionNote =
   | 'orientation-applied'
   | 'resized'
+  | 'cropped'
+  | 'padded'
   | 'converted'
   | 'alpha-flattened'
   | 'icc-kept'
@@ -57,6 +66,8 @@ export interface CompressResult {
   bytes: Uint8Array;
   format: OutputFormat;
   notes: CompressionNote[];
+  /** The window cut from the upright source, when one was (the X-Crop header). */
+  crop?: Box | undefined;
 }
 
 /** What of the asked metadata an output carries. */
@@ -84,7 +95,13 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const header = readHeader(input);
   refuseAnimation(header);
   const { orientation, ...displayed } = orient(input, header);
-  const size = fitSize(displayed.width, displayed.height, request.maxWidth, request.maxHeight);
+  const geometry = planGeometry(displayed, request);
+  const size = { width: geometry.width, height: geometry.height };
+  const framing = {
+    ...(geometry.cropped ? { window: geometry.window } : {}),
+    ...(geometry.padded ? { placed: geometry.placed } : {}),
+    ...(request.background ? { background: request.background } : {}),
+  };
   // A truncated file is refused below; its profile is not worth reading before the check names a bomb.
   const icc = header.complete ? await readIccProfile(input, header.format) : null;
   // What the outputs carry of it (carry-icc.ts: not a plain sRGB one, nor one past what a profile may add).
@@ -92,7 +109,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const iccBytes = carried?.length ?? 0;
   const accepted = { webp: request.acceptsWebp, avif: request.acceptsAvif ?? false };
   const [primary, ...otherFormats] = chooseFormats(header.format, request.format, accepted, size).map(
-    (format): OutputSpec => onSourceGrid(header, { format, quality: encoderQuality(format, request.quality), ...size, orientation, iccBytes }),
+    (format): OutputSpec => onSourceGrid(header, { format, quality: encoderQuality(format, request.quality), ...size, ...framing, orientation, iccBytes }),
   );
   // auto's other formats are made at the look of the input-format candidate, or not at all where they cannot have it.
   const optional = otherFormats.flatMap((spec) => oneLook(header, spec, request.quality) ?? []);
@@ -158,8 +175,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
       return undefined;
     }
   };
-  const resized = size.width !== displayed.width || size.height !== displayed.height;
-  const changeAsked = resized || primary!.format !== header.format;
+  const changeAsked = geometry.cropped || geometry.padded || geometry.resized || primary!.format !== header.format;
   try {
     const { kept, others } = await runExclusive(cpuMs, queuedJob(request.timing, async () => {
       // Run once, whichever rule asks for it first.
@@ -196,7 +212,9 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     else if (best.spec.recode) notes.push('lossless-recoded');
     else {
       if (orientation !== 1) notes.push('orientation-applied');
-      if (resized) notes.push('resized');
+      if (geometry.cropped) notes.push('cropped');
+      if (geometry.resized) notes.push('resized');
+      if (geometry.padded) notes.push('padded');
       if (best.spec.format !== header.format) notes.push('converted');
       if (header.hasAlpha && best.spec.format === 'jpeg') notes.push('alpha-flattened');
     }
@@ -204,7 +222,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     if (best.iccKept) notes.push('icc-kept');
     if (best.metadata.kept) notes.push('metadata-kept');
     if (best.metadata.truncated) notes.push('metadata-truncated');
-    return { bytes: best.bytes, format: best.spec.format, notes };
+    return { bytes: best.bytes, format: best.spec.format, notes, crop: geometry.cropped ? geometry.window : undefined };
   } finally {
     for (const release of releases) release();
   }

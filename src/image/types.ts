@@ -7,6 +7,42 @@ export type OutputFormat = ImageFormat | 'avif';
 export const METADATA_CLASSES = ['copyright', 'creation', 'location'] as const;
 export type MetadataClass = (typeof METADATA_CLASSES)[number];
 
+/** How an image goes into a width x height box (decisions.md, "Geometry: boxes, fit modes and gravity"). */
+export const FIT_MODES = ['scale-down', 'contain', 'cover', 'crop', 'aspect-crop', 'pad'] as const;
+export type FitMode = (typeof FIT_MODES)[number];
+/** The largest box side a request may ask for. */
+export const MAX_BOX_SIDE = 12_000;
+/** Where a cut is centred, as fractions (0 to 1) of the upright source's width and height. */
+export interface FocalPoint {
+  x: number;
+  y: number;
+}
+export type Gravity = FocalPoint;
+/** The named gravities: each the focal point whose cut or placement lies against that side or corner. */
+export const GRAVITY_SIDES = {
+  center: { x: 0.5, y: 0.5 },
+  top: { x: 0.5, y: 0 },
+  bottom: { x: 0.5, y: 1 },
+  left: { x: 0, y: 0.5 },
+  right: { x: 1, y: 0.5 },
+  'top-left': { x: 0, y: 0 },
+  'top-right': { x: 1, y: 0 },
+  'bottom-left': { x: 0, y: 1 },
+  'bottom-right': { x: 1, y: 1 },
+} as const satisfies Record<string, FocalPoint>;
+export interface Size {
+  width: number;
+  height: number;
+}
+/** A rectangle of an image, in its pixels. */
+export interface Box extends Size {
+  left: number;
+  top: number;
+}
+/** A colour as red, green, blue and alpha, 0 to 255 each. */
+export type Rgba = readonly [number, number, number, number];
+export const WHITE: Rgba = [255, 255, 255, 255];
+
 export const MIME_TYPES: Record<OutputFormat, string> = {
   jpeg: 'image/jpeg',
   png: 'image/png',
@@ -82,11 +118,16 @@ export interface OutputSpec {
   /** 1 to 100, the encoder's own quality (the pipeline maps the service's one scale onto it: quality-scale.ts). */
   quality: number;
   /**
-   * Target size in pixels as displayed (after orientation), already fitted to maxWidth/maxHeight and
-   * never larger than the input.
+   * Target size in pixels as displayed (after orientation): the geometry's output (steps/geometry.ts).
    */
   width: number;
   height: number;
+  /** The window cut from the upright source (after orientation), in its pixels; absent: the whole image. */
+  window?: Box;
+  /** Where the scaled window lies in the width x height output, and its size; absent: it fills the output. */
+  placed?: Box;
+  /** The colour of pad's margins and what alpha is flattened onto when the output has none; absent: white. */
+  background?: Rgba;
   /** EXIF orientation (1 to 8) the engine applies to the pixels; absent means 1, as stored. */
   orientation?: number;
   /** Bytes of the ICC profile the pipeline will carry into this output: its copies count against the budget. */

@@ -36,10 +36,12 @@ export const compressRoute = new Hono<AppEnv>().post('/v1/compress', authenticat
     });
     // Counted as the answer leaves: nothing after the work is on the critical path.
     slot.commit(input.length, result.bytes.length);
+    const { crop, ...image } = result;
     return imageResponse({
-      ...result,
+      ...image,
       originalSize: input.length,
       varyOnAccept: options.format === 'auto',
+      ...(crop ? { headers: { 'X-Crop': `${crop.left},${crop.top},${crop.width},${crop.height}` } } : {}),
     });
   } finally {
     claim.release();

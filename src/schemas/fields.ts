@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { METADATA_CLASSES } from '../image/types';
+import { FIT_MODES, GRAVITY_SIDES, MAX_BOX_SIDE, METADATA_CLASSES, type Gravity, type Rgba } from '../image/types';
 
 /** The request parameters' rules, shared by the JSON and multipart forms of a request. */
 // Written for the people who read /docs; how the one scale is fitted to each encoder is in the README.
@@ -14,6 +14,59 @@ const fitTo = (side: 'width' | 'height') =>
   `Largest ${side} of the result, in pixels, as the image is displayed (after its EXIF rotation). A larger image is scaled down to fit, keeping its aspect ratio; a smaller one is never enlarged.`;
 export const maxWidth = dimension.describe(fitTo('width'));
 export const maxHeight = dimension.describe(fitTo('height'));
+
+const boxSide = (side: 'width' | 'height') =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_BOX_SIDE)
+    .describe(
+      `The box's ${side}, in pixels (1 to ${MAX_BOX_SIDE}), as the image is displayed (after its EXIF rotation); \`fit\` says how the image goes into the box. Not with maxWidth/maxHeight.`,
+    );
+export const boxWidth = boxSide('width');
+export const boxHeight = boxSide('height');
+export const fit = z
+  .enum(FIT_MODES)
+  .describe(
+    'How the image goes into the width x height box. `scale-down` (default): the largest size inside the box with the image\'s aspect, never enlarged. `contain`: the same, enlarged if need be. `cover`: exactly the box, scaled to cover it and the overflow cut off by `gravity`. `crop`: as cover but never enlarged (a source smaller than the box on both sides is kept whole). `aspect-crop`: cut to the box\'s aspect by `gravity`, then scaled down to fit if larger. `pad`: as contain, then padded with `background` to exactly the box, placed by `gravity`. scale-down and contain take one side alone; the others need both.',
+  );
+
+const GRAVITY_NAMES = Object.keys(GRAVITY_SIDES).join(', ');
+/** A fraction from 0 to 1, written as a plain decimal. */
+const FRACTION = /^(?:0|1|0?\.\d+|[01]\.0*)$/;
+export const gravity = z
+  .string()
+  .transform((text, ctx): Gravity => {
+    const side = Object.hasOwn(GRAVITY_SIDES, text) ? GRAVITY_SIDES[text as keyof typeof GRAVITY_SIDES] : undefined;
+    if (side) return side;
+    const [x, y, ...rest] = text.split('x');
+    if (x !== undefined && y !== undefined && rest.length === 0 && FRACTION.test(x) && FRACTION.test(y) && Number(x) <= 1 && Number(y) <= 1) {
+      return { x: Number(x), y: Number(y) };
+    }
+    ctx.addIssue({ code: 'custom', message: `expected ${GRAVITY_NAMES}, or a focal point XxY (X and Y from 0 to 1, e.g. 0.25x0.6)` });
+    return z.NEVER;
+  })
+  .describe(
+    `Which part of the image a cut keeps (cover, crop, aspect-crop) and where pad places it: ${GRAVITY_NAMES} (default center), or a focal point \`XxY\`, fractions from 0 to 1 of the displayed image's width and height (e.g. \`0.25x0.6\`), on which the cut is centred as nearly as the image allows. Has no effect with a fit that cuts nothing.`,
+  );
+
+const HEX_COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+export const background = z
+  .string()
+  .transform((text, ctx): Rgba => {
+    if (text === 'transparent') return [0, 0, 0, 0];
+    if (!HEX_COLOUR.test(text)) {
+      ctx.addIssue({ code: 'custom', message: 'expected #rgb, #rrggbb, #rrggbbaa or transparent' });
+      return z.NEVER;
+    }
+    const hex = text.length === 4 ? [...text.slice(1)].map((digit) => digit + digit).join('') : text.slice(1);
+    const [r, g, b, a = 255] = (hex.match(/../g) ?? []).map((pair) => parseInt(pair, 16));
+    return [r!, g!, b!, a];
+  })
+  .describe(
+    "The colour of pad's margins, and what transparency is flattened onto for JPEG: `#rgb`, `#rrggbb`, `#rrggbbaa` or `transparent` (default white). A transparent or translucent background keeps its alpha in PNG, WebP and AVIF, and is flattened onto white for JPEG.",
+  );
 
 /** Order and repeats do not matter: the names come out once each, in METADATA_CLASSES' order. */
 export const preserve = z

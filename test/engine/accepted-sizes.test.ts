@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { baseHeader } from '../../src/image/header/header-defaults';
 import { checkBudget, jobCost } from '../../src/image/steps/check-budget';
-import { fitSize } from '../../src/image/steps/fit-size';
+import { planGeometry } from '../../src/image/steps/geometry';
 import { encoderQuality } from '../../src/image/quality-scale';
 import type { ImageHeader, OutputFormat } from '../../src/image/types';
 import { wasmEngine } from '../../src/image/wasm';
 import { PAID_CPU_BUDGET_MS } from '../../src/limits/cpu';
 import { COMPRESS_MAX_BYTES } from '../../src/limits/sizes';
+
+const fitted = (header: ImageHeader, maxWidth: number | undefined) => {
+  const { width, height } = planGeometry(header, { maxWidth });
+  return { width, height };
+};
 
 const S420 = [{ h: 2, v: 2 }, { h: 1, v: 1 }, { h: 1, v: 1 }];
 
@@ -37,7 +42,7 @@ describe("the README's sizes: photos accepted at quality 80 with a key", () => {
   ] as const)('%s of %d MP (3:2) to %s at %s', (kind, megapixels, format: OutputFormat, size) => {
     const width = Math.round(Math.sqrt(megapixels * 1e6 * 1.5));
     const header = photo(kind, width, Math.round(width / 1.5));
-    const out = { format, quality: encoderQuality(format, 80), ...fitSize(header.width, header.height, size === 'full size' ? undefined : size, undefined) };
+    const out = { format, quality: encoderQuality(format, 80), ...fitted(header, size === 'full size' ? undefined : size) };
     expect(() => checkBudget(header, out, jobCost(wasmEngine, header, out), PAID_CPU_BUDGET_MS)).not.toThrow();
   });
 });

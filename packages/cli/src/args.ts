@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { CompressOptions, MetadataClass } from '@squeeze-edge/client';
+import type { Background, CompressOptions, Fit, Gravity, MetadataClass } from '@squeeze-edge/client';
 import { UsageError } from './exit-codes.js';
 
 export const HELP = `squeeze: make JPEG, PNG and WebP images smaller with the Squeeze Edge API.
@@ -22,6 +22,14 @@ Compression:
       --allow-webp       with auto, take WebP when smaller at the same look
       --max-width N      scale down to fit, keeping the aspect ratio
       --max-height N
+      --width N, --height N  a box (1-12000), filled as --fit says; not with --max-width/--max-height
+      --fit MODE         scale-down (default: inside the box, never enlarged), contain (may enlarge),
+                         cover (exactly the box, cut by --gravity), crop (as cover, never enlarged),
+                         aspect-crop (cut to the box's aspect, then scaled down), pad (contain, then
+                         padded with --background); all but scale-down and contain need both sides
+      --gravity G        what a cut keeps: center (default), top, bottom, left, right, top-left,
+                         top-right, bottom-left, bottom-right, or a focal point XxY (0 to 1, e.g. 0.5x0.3)
+      --background C     pad's margins and JPEG's matte: #rgb, #rrggbb, #rrggbbaa or transparent
       --preserve LIST    keep metadata besides orientation and colour, comma-separated: copyright,
                          creation, location (GPS and place names only when named); default none
 
@@ -51,6 +59,11 @@ Exit codes: 0 done (or nothing to do), 1 some files failed, 2 bad usage or confi
 export type Command = 'compress' | 'check' | 'usage';
 export type Format = 'auto' | 'jpeg' | 'png' | 'webp' | 'avif';
 const METADATA_CLASSES: readonly MetadataClass[] = ['copyright', 'creation', 'location'];
+const FITS: readonly Fit[] = ['scale-down', 'contain', 'cover', 'crop', 'aspect-crop', 'pad'];
+const GRAVITY_SIDES = ['center', 'top', 'bottom', 'left', 'right', 'top-left', 'top-right', 'bottom-left', 'bottom-right'];
+const FRACTION = '(?:0|1|0?\\.\\d+|[01]\\.0*)';
+const FOCAL_POINT = new RegExp(`^${FRACTION}x${FRACTION}$`);
+const COLOUR = /^(?:#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})|transparent)$/i;
 
 export interface Args {
   command: Command | 'help' | 'version';
@@ -64,6 +77,11 @@ export interface Args {
   allowWebp: boolean;
   maxWidth?: number;
   maxHeight?: number;
+  width?: number;
+  height?: number;
+  fit?: Fit;
+  gravity?: Gravity;
+  background?: Background;
   /** The metadata classes to keep, each once, in METADATA_CLASSES' order. */
   preserve?: MetadataClass[];
   concurrency: number;
@@ -77,7 +95,8 @@ export interface Args {
 
 /** The client's compression options that the command line sets. */
 export function compressOptions(args: Args): CompressOptions {
-  return { quality: args.quality, format: args.format, maxWidth: args.maxWidth, maxHeight: args.maxHeight, preserve: args.preserve, allowWebp: args.allowWebp };
+  const { quality, format, maxWidth, maxHeight, width, height, fit, gravity, background, preserve, allowWebp } = args;
+  return { quality, format, maxWidth, maxHeight, width, height, fit, gravity, background, preserve, allowWebp };
 }
 
 function integer(name: string, value: string | undefined, min: number, max: number): number | undefined {
@@ -85,6 +104,17 @@ function integer(name: string, value: string | undefined, min: number, max: numb
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, not ${JSON.stringify(value)}.`);
   return n;
+}
+
+/** `--fit`, `--gravity` and `--background`, checked as the API checks them. */
+function geometry(v: { fit?: string | undefined; gravity?: string | undefined; background?: string | undefined }): Pick<Args, 'fit' | 'gravity' | 'background'> {
+  if (v.fit !== undefined && !(FITS as readonly string[]).includes(v.fit)) throw new UsageError(`--fit must be ${FITS.join(', ')}, not ${JSON.stringify(v.fit)}.`);
+  const gravity = v.gravity;
+  if (gravity !== undefined && !GRAVITY_SIDES.includes(gravity) && !(FOCAL_POINT.test(gravity) && gravity.split('x').every((n) => Number(n) <= 1))) {
+    throw new UsageError(`--gravity must be ${GRAVITY_SIDES.join(', ')} or a focal point XxY (X and Y from 0 to 1), not ${JSON.stringify(gravity)}.`);
+  }
+  if (v.background !== undefined && !COLOUR.test(v.background)) throw new UsageError(`--background must be #rgb, #rrggbb, #rrggbbaa or transparent, not ${JSON.stringify(v.background)}.`);
+  return { fit: v.fit as Fit | undefined, gravity: gravity as Gravity | undefined, background: v.background as Background | undefined };
 }
 
 /** `--preserve a,b`: names of METADATA_CLASSES, spaces and repeats allowed. */
@@ -115,6 +145,11 @@ export function parseCommandLine(argv: string[]): Args {
         'allow-webp': { type: 'boolean', default: false },
         'max-width': { type: 'string' },
         'max-height': { type: 'string' },
+        width: { type: 'string' },
+        height: { type: 'string' },
+        fit: { type: 'string' },
+        gravity: { type: 'string' },
+        background: { type: 'string' },
         preserve: { type: 'string' },
         concurrency: { type: 'string', short: 'c' },
         'dry-run': { type: 'boolean', short: 'n', default: false },
@@ -156,6 +191,9 @@ export function parseCommandLine(argv: string[]): Args {
     allowWebp: v['allow-webp'],
     maxWidth: integer('max-width', v['max-width'], 1, 1_000_000),
     maxHeight: integer('max-height', v['max-height'], 1, 1_000_000),
+    width: integer('width', v.width, 1, 12_000),
+    height: integer('height', v.height, 1, 12_000),
+    ...geometry(v),
     preserve: metadataClasses(v.preserve),
     concurrency: integer('concurrency', v.concurrency, 1, 16) ?? 4,
     dryRun: v['dry-run'],
@@ -169,6 +207,12 @@ export function parseCommandLine(argv: string[]): Args {
   if (command === 'usage' && paths.length) throw new UsageError('usage takes no paths.');
   if (command !== 'usage' && paths.length === 0) throw new UsageError('Name the files or folders to compress (or - for stdin). See squeeze --help.');
   if (args.inPlace && args.outDir !== undefined) throw new UsageError('--in-place and --out-dir exclude each other.');
+  if ((args.width !== undefined || args.height !== undefined) && (args.maxWidth !== undefined || args.maxHeight !== undefined)) {
+    throw new UsageError('--width/--height and --max-width/--max-height exclude each other: --max-width/--max-height are --fit scale-down into that box.');
+  }
+  if (args.fit && args.fit !== 'scale-down' && args.fit !== 'contain' && (args.width === undefined || args.height === undefined)) {
+    throw new UsageError(`--fit ${args.fit} needs both --width and --height.`);
+  }
   if (args.backup && !args.inPlace) throw new UsageError('--backup goes with --in-place.');
   if (args.inPlace && ((args.format && args.format !== 'auto') || args.allowWebp)) {
     throw new UsageError('--in-place keeps each file\'s name, so it cannot change its format: use --out-dir or the default NAME.min.EXT.');

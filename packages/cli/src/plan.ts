@@ -42,6 +42,11 @@ export function optionsKey(args: Args): string {
   if (args.allowWebp) parts.push('allow-webp');
   if (args.maxWidth !== undefined) parts.push(`max-width=${args.maxWidth}`);
   if (args.maxHeight !== undefined) parts.push(`max-height=${args.maxHeight}`);
+  if (args.width !== undefined) parts.push(`width=${args.width}`);
+  if (args.height !== undefined) parts.push(`height=${args.height}`);
+  if (args.fit !== undefined) parts.push(`fit=${args.fit}`);
+  if (args.gravity !== undefined) parts.push(`gravity=${args.gravity}`);
+  if (args.background !== undefined) parts.push(`background=${args.background}`);
   if (args.preserve?.length) parts.push(`preserve=${args.preserve.join(',')}`);
   return parts.join(' ');
 }

@@ -20,6 +20,12 @@ describe('usage and configuration errors: exit 2, nothing sent', () => {
     [['--format', 'gif', 'a.png'], /--format must be/],
     [['--preserve', 'copyright,gps', 'a.png'], /--preserve takes a comma-separated list of copyright, creation, location, not "gps"/],
     [['--concurrency', '99', 'a.png'], /--concurrency/],
+    [['--width', '0', 'a.png'], /--width must be an integer from 1 to 12000/],
+    [['--fit', 'stretch', 'a.png'], /--fit must be scale-down, contain, cover, crop, aspect-crop, pad, not "stretch"/],
+    [['--gravity', '1.5x0.5', 'a.png'], /--gravity must be/],
+    [['--background', 'red', 'a.png'], /--background must be/],
+    [['--width', '10', '--max-width', '10', 'a.png'], /exclude each other/],
+    [['--width', '10', '--fit', 'cover', 'a.png'], /--fit cover needs both --width and --height/],
     [['--bogus', 'a.png'], /Unknown option/],
     [[], /Name the files or folders/],
     [['--in-place', '-o', 'out', 'a.png'], /exclude each other/],
@@ -156,11 +162,18 @@ describe('outcomes and exit codes', () => {
     dir = await tree({});
     const out = pngBytes({ padding: 3 });
     fake.api.answer(image({ bytes: out }));
-    const run = await squeeze(['-', '-q', '70', '--preserve', 'location, copyright'], { cwd: dir, env, stdin: pngBytes({ padding: 100 }) });
+    const run = await squeeze(['-', '-q', '70', '--preserve', 'location, copyright', '--width', '30', '--height', '20', '--fit', 'cover', '--gravity', '0.2x1', '--background', '#fff'], {
+      cwd: dir,
+      env,
+      stdin: pngBytes({ padding: 100 }),
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(Buffer.from(out).toString('latin1'));
     expect(fake.api.requests[0]!.body.includes(Buffer.from('name="quality"\r\n\r\n70'))).toBe(true);
     expect(fake.api.requests[0]!.body.includes(Buffer.from('name="preserve"\r\n\r\ncopyright,location'))).toBe(true);
+    for (const [name, value] of [['width', '30'], ['height', '20'], ['fit', 'cover'], ['gravity', '0.2x1'], ['background', '#fff']]) {
+      expect(fake.api.requests[0]!.body.includes(Buffer.from(`name="${name}"\r\n\r\n${value}`)), name).toBe(true);
+    }
   });
 });
 

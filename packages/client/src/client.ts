@@ -53,12 +53,22 @@ export interface CompressResult {
   savedBytes: number;
   /** round(100 × saved / original), as the API computes it. */
   savingsPercent: number;
-  /** What the API did: `resized`, `converted`, `orientation-applied`, `alpha-flattened`, `icc-kept`, `lossless-recoded`, `original-returned`, `metadata-kept`, `metadata-truncated`, `format-kept-for-look`. */
+  /** The window cut from the image as displayed (fit cover, crop or aspect-crop), from the API's X-Crop. */
+  crop?: { left: number; top: number; width: number; height: number };
+  /** What the API did: `cropped`, `resized`, `padded`, `converted`, `orientation-applied`, `alpha-flattened`, `icc-kept`, `lossless-recoded`, `original-returned`, `metadata-kept`, `metadata-truncated`, `format-kept-for-look`. */
   notes: string[];
   /** The rate-limit windows of the answer: `minute` and `month`. */
   rateLimit: RateLimitInfo;
   /** Requests made for this call (more than 1 after retries). */
   attempts: number;
+}
+
+/** X-Crop's four whole numbers; anything else is ignored. */
+function readCrop(value: string | null): Pick<CompressResult, 'crop'> {
+  const parts = value?.split(',').map((part) => part.trim());
+  if (!parts || parts.length !== 4 || !parts.every((part) => /^\d{1,9}$/.test(part))) return {};
+  const [left, top, width, height] = parts.map(Number) as [number, number, number, number];
+  return { crop: { left, top, width, height } };
 }
 
 export type Usage = UsageResponse & { rateLimit: RateLimitInfo };
@@ -198,6 +208,7 @@ export class Squeeze {
       savedBytes: originalSize - compressedSize,
       savingsPercent: Number(h.get('X-Savings-Percent') ?? 0),
       notes: (h.get('X-Compression-Notes') ?? '').split(',').map((n) => n.trim()).filter(Boolean),
+      ...readCrop(h.get('X-Crop')),
       rateLimit: answer.rateLimit,
       attempts: answer.attempts,
     };

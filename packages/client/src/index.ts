@@ -4,4 +4,4 @@ export { SqueezeError, isSqueezeError, type ClientErrorCode, type ErrorCode } fr
 export { MAX_UPLOAD_BYTES, checkImage, sniffFormat } from './precheck.js';
 export type { RateLimitInfo, RateLimitWindow } from './rate-limit.js';
 export type { CompressInput } from './source.js';
-export type { ApiErrorCode, ImageFormat, MetadataClass, UsageResponse } from './types.js';
+export type { ApiErrorCode, Background, Fit, Gravity, ImageFormat, MetadataClass, UsageResponse } from './types.js';

@@ -23,7 +23,7 @@ const STREAM_HEAD_BYTES = 64 * 1024;
 
 /** The options as multipart text fields: numbers as decimals, `preserve` as the comma-separated list the API reads. */
 function optionFields(options: CompressOptionsOfApi): [string, string][] {
-  return (['quality', 'format', 'maxWidth', 'maxHeight', 'preserve'] as const)
+  return (['quality', 'format', 'maxWidth', 'maxHeight', 'width', 'height', 'fit', 'gravity', 'background', 'preserve'] as const)
     .filter((name) => options[name] !== undefined)
     .map((name) => [name, String(options[name])]);
 }

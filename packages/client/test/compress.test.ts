@@ -34,6 +34,17 @@ describe('compress', () => {
     expect(new Uint8Array(await (form.get('file') as Blob).arrayBuffer())).toEqual(input);
   });
 
+  it('sends the box, fit, gravity and background, and reads the window cut from X-Crop', async () => {
+    fake.api.answer(image({ format: 'png', notes: 'cropped, resized', headers: { 'X-Crop': '100,0,400,400' } }));
+    const result = await client().compress(pngBytes(), { width: 300, height: 300, fit: 'cover', gravity: '0.25x0.6', background: '#ff000080' });
+    expect(result.crop).toEqual({ left: 100, top: 0, width: 400, height: 400 });
+    expect(result.notes).toEqual(['cropped', 'resized']);
+    const form = await fields();
+    expect(Object.fromEntries([...form].filter(([k]) => k !== 'file'))).toEqual({ width: '300', height: '300', fit: 'cover', gravity: '0.25x0.6', background: '#ff000080' });
+    fake.api.answer(image({ format: 'png' }));
+    expect((await client().compress(pngBytes())).crop).toBeUndefined();
+  });
+
   it('sends a File with its name, an ArrayBuffer, and a URL as JSON', async () => {
     const squeeze = client();
     await squeeze.compress(new File([jpegBytes()], 'photo.jpg'));

@@ -54,8 +54,13 @@ export const AVIF_STEP_STAGES = {
 } as const;
 
 export interface EngineExports {
-  /** width x height is the output as displayed; inWidth x inHeight the stored size the header says. */
+  /** width x height is the scaled window as displayed (the canvas is geometry's); inWidth x inHeight the stored size the header says. */
   transcode(inFormat: number, outFormat: number, quality: number, width: number, height: number, flags: number, inWidth: number, inHeight: number): void;
+  /**
+   * The next transcode's geometry: the window of the stored image it takes (left, top, width, height, in stored pixels),
+   * the canvas as displayed, where the scaled window lies in it, and the background as 0xRRGGBBAA.
+   */
+  geometry(left: number, top: number, width: number, height: number, canvasWidth: number, canvasHeight: number, x: number, y: number, background: number): void;
   /** AVIF output's settings for the next transcode: libaom's speed and tune, the cell size, 4:4:4 (src/image/wasm/avif-plan.ts). */
   avif_options(speed: number, tune: number, cellWidth: number, cellHeight: number, yuv444: number): void;
   /** The top of the instance's heap: the most memory it has needed (codecs/src/host.c). */

@@ -2,7 +2,8 @@ import { ApiError } from '../../errors/api-error';
 import { PAID_CPU_BUDGET_MS } from '../../limits/cpu';
 import type { ImageEngine } from '../engine';
 import { libjpegTurboQuality } from '../quality-scale';
-import type { ImageHeader, OutputSpec } from '../types';
+import { rgbaWord, storedWindow } from '../steps/geometry';
+import { type ImageHeader, type OutputSpec, WHITE } from '../types';
 import {
   FAIL_CPU,
   FAIL_MEMORY,
@@ -215,7 +216,10 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
         exports.avif_options(avif.speed, avif.tune, avif.cellWidth, avif.cellHeight, avif.yuv444 ? 1 : 0);
         quality = avif.quality;
       }
-      await watchdog(io, silenceMs, transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, out.width, out.height, flags, header.width, header.height));
+      const window = storedWindow(header, out);
+      const placed = out.placed ?? { left: 0, top: 0, width: out.width, height: out.height };
+      exports.geometry(window.left, window.top, window.width, window.height, out.width, out.height, placed.left, placed.top, rgbaWord(out.background ?? WHITE));
+      await watchdog(io, silenceMs, transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, placed.width, placed.height, flags, header.width, header.height));
       last = { ...last, wasmBytes: exports.heap_top(), outputBufferBytes: io.peakOutputBytes, inputPasses: io.inputPasses };
       report();
       const output = io.finish();

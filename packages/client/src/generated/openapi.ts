@@ -116,6 +116,19 @@ export interface components {
             maxWidth?: number;
             /** @description Largest height of the result, in pixels, as the image is displayed (after its EXIF rotation). A larger image is scaled down to fit, keeping its aspect ratio; a smaller one is never enlarged. */
             maxHeight?: number;
+            /** @description The box's width, in pixels (1 to 12000), as the image is displayed (after its EXIF rotation); `fit` says how the image goes into the box. Not with maxWidth/maxHeight. */
+            width?: number;
+            /** @description The box's height, in pixels (1 to 12000), as the image is displayed (after its EXIF rotation); `fit` says how the image goes into the box. Not with maxWidth/maxHeight. */
+            height?: number;
+            /**
+             * @description How the image goes into the width x height box. `scale-down` (default): the largest size inside the box with the image's aspect, never enlarged. `contain`: the same, enlarged if need be. `cover`: exactly the box, scaled to cover it and the overflow cut off by `gravity`. `crop`: as cover but never enlarged (a source smaller than the box on both sides is kept whole). `aspect-crop`: cut to the box's aspect by `gravity`, then scaled down to fit if larger. `pad`: as contain, then padded with `background` to exactly the box, placed by `gravity`. scale-down and contain take one side alone; the others need both.
+             * @enum {string}
+             */
+            fit?: "scale-down" | "contain" | "cover" | "crop" | "aspect-crop" | "pad";
+            /** @description Which part of the image a cut keeps (cover, crop, aspect-crop) and where pad places it: center, top, bottom, left, right, top-left, top-right, bottom-left, bottom-right (default center), or a focal point `XxY`, fractions from 0 to 1 of the displayed image's width and height (e.g. `0.25x0.6`), on which the cut is centred as nearly as the image allows. Has no effect with a fit that cuts nothing. */
+            gravity?: string;
+            /** @description The colour of pad's margins, and what transparency is flattened onto for JPEG: `#rgb`, `#rrggbb`, `#rrggbbaa` or `transparent` (default white). A transparent or translucent background keeps its alpha in PNG, WebP and AVIF, and is flattened onto white for JPEG. */
+            background?: string;
             /** @description Metadata to keep besides orientation and colour: `copyright` (EXIF Copyright and Artist, IPTC by-line, credit and copyright notice, XMP rights, creators and licences), `creation` (the date taken: EXIF DateTimeOriginal and DateTimeDigitized with their offsets and fractions, XMP and IPTC creation dates), `location` (the EXIF GPS directory, XMP GPS, IPTC and XMP place names; never kept unless asked). Rebuilt into every output format's own place; at most 64 KiB. Default: none. */
             preserve?: ("copyright" | "creation" | "location")[];
         };
@@ -140,6 +153,19 @@ export interface components {
             maxWidth?: number;
             /** @description Largest height of the result, in pixels, as the image is displayed (after its EXIF rotation). A larger image is scaled down to fit, keeping its aspect ratio; a smaller one is never enlarged. */
             maxHeight?: number;
+            /** @description The box's width, in pixels (1 to 12000), as the image is displayed (after its EXIF rotation); `fit` says how the image goes into the box. Not with maxWidth/maxHeight. */
+            width?: number;
+            /** @description The box's height, in pixels (1 to 12000), as the image is displayed (after its EXIF rotation); `fit` says how the image goes into the box. Not with maxWidth/maxHeight. */
+            height?: number;
+            /**
+             * @description How the image goes into the width x height box. `scale-down` (default): the largest size inside the box with the image's aspect, never enlarged. `contain`: the same, enlarged if need be. `cover`: exactly the box, scaled to cover it and the overflow cut off by `gravity`. `crop`: as cover but never enlarged (a source smaller than the box on both sides is kept whole). `aspect-crop`: cut to the box's aspect by `gravity`, then scaled down to fit if larger. `pad`: as contain, then padded with `background` to exactly the box, placed by `gravity`. scale-down and contain take one side alone; the others need both.
+             * @enum {string}
+             */
+            fit?: "scale-down" | "contain" | "cover" | "crop" | "aspect-crop" | "pad";
+            /** @description Which part of the image a cut keeps (cover, crop, aspect-crop) and where pad places it: center, top, bottom, left, right, top-left, top-right, bottom-left, bottom-right (default center), or a focal point `XxY`, fractions from 0 to 1 of the displayed image's width and height (e.g. `0.25x0.6`), on which the cut is centred as nearly as the image allows. Has no effect with a fit that cuts nothing. */
+            gravity?: string;
+            /** @description The colour of pad's margins, and what transparency is flattened onto for JPEG: `#rgb`, `#rrggbb`, `#rrggbbaa` or `transparent` (default white). A transparent or translucent background keeps its alpha in PNG, WebP and AVIF, and is flattened onto white for JPEG. */
+            background?: string;
             /** @description Comma-separated, of copyright, creation, location. Metadata to keep besides orientation and colour: `copyright` (EXIF Copyright and Artist, IPTC by-line, credit and copyright notice, XMP rights, creators and licences), `creation` (the date taken: EXIF DateTimeOriginal and DateTimeDigitized with their offsets and fractions, XMP and IPTC creation dates), `location` (the EXIF GPS directory, XMP GPS, IPTC and XMP place names; never kept unless asked). Rebuilt into every output format's own place; at most 64 KiB. Default: none. */
             preserve?: string;
         };
@@ -213,8 +239,10 @@ export interface components {
         "X-Savings-Percent": number;
         /** @description Format of the returned image. */
         "X-Output-Format": "jpeg" | "png" | "webp" | "avif";
-        /** @description What was done, comma-separated, when anything was: `orientation-applied` (the EXIF orientation was applied to the pixels; the output has no orientation tag), `resized` (to fit maxWidth/maxHeight, which refer to the image as displayed), `converted` (format change), `alpha-flattened` (transparency composited onto white for JPEG), `icc-kept` (the colour profile was carried over), `lossless-recoded` (a JPEG comes back with its own DCT coefficients written again, progressive with optimised Huffman tables: the very same pixels in fewer bytes, when re-encoding would not have been smaller or kept every quantisation step of the input), `original-returned` (re-encoding would not have been smaller, nor re-coding: the input comes back with its metadata stripped), `metadata-kept` (metadata `preserve` asked for is in the output), `metadata-truncated` (some of it was dropped: what is kept is capped at 64 KiB, the longest values going first), `format-kept-for-look` (`auto` kept the input's format: an accepted WebP or AVIF could not have the look of the input-format candidate within 2 SSIMULACRA2 points, e.g. a JPEG re-coded losslessly or re-quantised on its own steps). */
+        /** @description What was done, comma-separated, when anything was: `orientation-applied` (the EXIF orientation was applied to the pixels; the output has no orientation tag), `cropped` (part of the image was cut off: `X-Crop` says which window was kept), `resized` (scaled to fit the box of width/height or maxWidth/maxHeight, which refer to the image as displayed), `padded` (`fit=pad` added margins of `background`), `converted` (format change), `alpha-flattened` (transparency composited onto `background`, white by default, for JPEG), `icc-kept` (the colour profile was carried over), `lossless-recoded` (a JPEG comes back with its own DCT coefficients written again, progressive with optimised Huffman tables: the very same pixels in fewer bytes, when re-encoding would not have been smaller or kept every quantisation step of the input), `original-returned` (re-encoding would not have been smaller, nor re-coding: the input comes back with its metadata stripped), `metadata-kept` (metadata `preserve` asked for is in the output), `metadata-truncated` (some of it was dropped: what is kept is capped at 64 KiB, the longest values going first), `format-kept-for-look` (`auto` kept the input's format: an accepted WebP or AVIF could not have the look of the input-format candidate within 2 SSIMULACRA2 points, e.g. a JPEG re-coded losslessly or re-quantised on its own steps). */
         "X-Compression-Notes": string;
+        /** @description When the image was cut (`fit` cover, crop or aspect-crop): `left,top,width,height`, the window taken from the source as displayed (after its EXIF rotation), in its pixels, so other renditions can be cut the same way. */
+        "X-Crop": string;
         /** @description Demo requests this client has left in the current hour: the smaller of its own and its network's. */
         "X-Demo-Remaining": number;
         /** @description `Accept` when format is `auto`: the output format may depend on that header. */
@@ -291,6 +319,7 @@ export interface operations {
                     "X-Savings-Percent": components["headers"]["X-Savings-Percent"];
                     "X-Output-Format": components["headers"]["X-Output-Format"];
                     "X-Compression-Notes": components["headers"]["X-Compression-Notes"];
+                    "X-Crop": components["headers"]["X-Crop"];
                     Vary: components["headers"]["Vary"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
