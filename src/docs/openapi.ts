@@ -17,7 +17,7 @@ const codesWithStatus = (status: number) => (Object.keys(ERROR_CODES) as ErrorCo
 /** Errors any request can meet: a bug, or the rate limiter's store being down. */
 const ALWAYS: ErrorCode[] = ['internal_error', 'service_unavailable'];
 const KEYED: ErrorCode[] = ['unauthorized', 'rate_limited'];
-const IMAGE: ErrorCode[] = ['bad_request', 'unsupported_image', 'file_too_large', 'image_too_large'];
+const IMAGE: ErrorCode[] = ['bad_request', 'request_timeout', 'unsupported_image', 'file_too_large', 'image_too_large'];
 const URL_INPUT: ErrorCode[] = ['url_invalid', 'url_blocked', 'url_invalid_content', 'url_too_large', 'url_fetch_failed', 'url_timeout'];
 
 const mb = (bytes: number) => `${bytes / MB} MB`;

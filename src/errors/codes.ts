@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   unauthorized: { status: 401, message: 'A valid X-API-Key header is required.' },
   forbidden: { status: 403, message: 'Cross-site requests are refused.' },
   not_found: { status: 404, message: 'No such endpoint.' },
+  request_timeout: { status: 408, message: 'The request body did not arrive in time: within 30 s, and at 64 KiB/s or more after its first 5 s. Nothing was charged.' },
   file_too_large: { status: 413, message: 'The image file is too large.' },
   image_too_large: { status: 413, message: 'The image dimensions are too large to process.' },
   url_too_large: { status: 413, message: 'The image at the url exceeds 10 MB.' },

@@ -1,72 +1,48 @@
 import type { ApiError } from '../errors/api-error';
-import { concat } from '../image/bytes';
 import type { ByteClaim } from '../limits/admission';
 
+/** A resizable ArrayBuffer: V8 reserves its memory at `maxByteLength` and commits it as it grows, in place. */
+const growingBuffer = (maxByteLength: number) => new ArrayBuffer(0, { maxByteLength });
+
 /**
- * The bytes of one image as they arrive, held once: in one buffer of the size the request announced
- * (its Content-Length bounds the image), or, when it announced none, as the pieces that came, joined into
- * one buffer of the final size at the end. Every byte is counted in the request's claim before it is
- * held, the join included; more than `maxBytes` is refused with `tooLarge`.
+ * The bytes of one image as they arrive, held once: in one buffer that grows in place by what came
+ * (a resizable ArrayBuffer reserved at `maxBytes`), so nothing is held for bytes a client only announced
+ * and nothing is copied at the end. Every byte is counted in the request's claim before it is held (a
+ * claim the isolate cannot give is a 503, with nothing more held); more than `maxBytes` is refused with
+ * `tooLarge`.
  */
 export class ImageBuffer {
-  #buffer: Uint8Array | undefined;
-  #pieces: Uint8Array[] = [];
+  #buffer: ArrayBuffer;
   #length = 0;
-  /** What this image holds in the claim. */
-  #claimed = 0;
 
   constructor(
     private readonly claim: ByteClaim,
     private readonly maxBytes: number,
     private readonly tooLarge: () => ApiError,
-    expectedBytes?: number,
   ) {
-    if (expectedBytes === undefined) return;
-    this.#hold(Math.min(expectedBytes, maxBytes));
-    this.#buffer = new Uint8Array(this.#claimed);
+    this.#buffer = growingBuffer(maxBytes);
   }
 
-  /** Copies `bytes` in: into the buffer, or as a piece of their own. */
+  /** Copies `bytes` in, at the end. */
   write(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
-    if (this.#length + bytes.length > this.maxBytes) throw this.tooLarge();
-    if (this.#buffer && this.#length + bytes.length <= this.#buffer.length) {
-      this.#buffer.set(bytes, this.#length);
-    } else {
-      if (this.#buffer) {
-        // More than was announced (only a peer that breaks HTTP framing): what came is a piece too.
-        this.#pieces.push(this.#buffer.subarray(0, this.#length));
-        this.#buffer = undefined;
-      }
-      this.#hold(bytes.length);
-      this.#pieces.push(bytes.slice());
-    }
-    this.#length += bytes.length;
+    const length = this.#length + bytes.length;
+    if (length > this.maxBytes) throw this.tooLarge();
+    this.claim.grow(bytes.length);
+    this.#buffer.resize(length);
+    new Uint8Array(this.#buffer, this.#length, bytes.length).set(bytes);
+    this.#length = length;
   }
 
-  /** The image, in one buffer of its size (a view of the announced one). */
+  /** The image, in one buffer of its size. */
   finish(): Uint8Array {
-    if (this.#buffer) return this.#buffer.subarray(0, this.#length);
-    if (this.#pieces.length <= 1) return this.#pieces[0] ?? new Uint8Array(0);
-    this.#hold(this.#length);
-    const joined = concat(this.#pieces);
-    this.claim.shrink(this.#claimed - joined.length);
-    this.#claimed = joined.length;
-    this.#pieces = [joined];
-    return joined;
+    return new Uint8Array(this.#buffer, 0, this.#length);
   }
 
   /** Gives back what this image held: it will not be used. */
   discard(): void {
-    this.claim.shrink(this.#claimed);
-    this.#claimed = 0;
-    this.#buffer = undefined;
-    this.#pieces = [];
+    this.claim.shrink(this.#length);
+    this.#buffer = growingBuffer(0);
     this.#length = 0;
-  }
-
-  #hold(bytes: number): void {
-    this.claim.grow(bytes);
-    this.#claimed += bytes;
   }
 }

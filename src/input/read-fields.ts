@@ -1,7 +1,8 @@
 import { ApiError } from '../errors/api-error';
 import type { ByteClaim } from '../limits/admission';
-import { ENVELOPE_BYTES, maxBodyBytes } from '../limits/sizes';
+import { BODY_CHUNK_BYTES, ENVELOPE_BYTES, maxBodyBytes } from '../limits/sizes';
 import type { Fields } from './fields';
+import { bodyPace } from './body-pace';
 import { ImageBuffer } from './image-buffer';
 import { JsonBodyReader } from './json-body';
 import { multipartBoundary, MultipartReader } from './multipart';
@@ -24,10 +25,11 @@ export interface BodyRules {
 
 /**
  * Reads and parses a request body by its Content-Type, as it arrives (JSON objects and multipart forms
- * only; anything else is a clear 400). Before the first byte is read, the body is refused when its
- * Content-Length is over the limit (413), and counted: the image it may carry (its Content-Length bounds
- * it) and room for its other fields, so a body the isolate cannot hold now is answered 503 at once.
- * Without a Content-Length it is counted as it comes. On return the claim holds the image alone.
+ * only; anything else is a clear 400), at its pace (body-pace.ts: too slow is 408 request_timeout).
+ * Before the first byte is read, the body is refused when its Content-Length is over the limit (413),
+ * or when the image it may carry (its Content-Length bounds it) could not be held now (503 at once);
+ * room for its other fields is counted. The image is counted as its bytes arrive, never for what was only
+ * announced (decisions.md, "A slow client holds nothing for long"). On return the claim holds the image alone.
  */
 export async function readFields(request: Request, rules: BodyRules): Promise<ParsedBody> {
   const maxBytes = maxBodyBytes(rules.maxImageBytes);
@@ -49,11 +51,14 @@ export async function readFields(request: Request, rules: BodyRules): Promise<Pa
   let image: ImageBuffer | undefined;
   try {
     // Base64 text is 4 characters for 3 bytes.
-    const expected = declared === undefined ? undefined : json ? Math.floor((declared * 3) / 4) : declared;
-    image = new ImageBuffer(rules.claim, rules.maxImageBytes, rules.tooLarge, expected);
+    const expected = declared === undefined ? 0 : json ? Math.floor((declared * 3) / 4) : declared;
+    rules.claim.refuseUnlessFits(BODY_CHUNK_BYTES + Math.min(expected, rules.maxImageBytes));
+    image = new ImageBuffer(rules.claim, rules.maxImageBytes, rules.tooLarge);
     const imageField = json ? 'image' : rules.multipartImageField;
     const reader = json ? new JsonBodyReader(imageField, image) : new MultipartReader(boundary, imageField, image);
-    if (request.body) await forEachChunk(request.body, (chunk) => reader.push(chunk), { maxBytes, tooLarge: rules.tooLarge, claim: rules.claim });
+    if (request.body) {
+      await forEachChunk(request.body, (chunk) => reader.push(chunk), { maxBytes, tooLarge: rules.tooLarge, claim: rules.claim, guard: bodyPace() });
+    }
     const fields = reader.end();
     if (!(fields[imageField] instanceof Uint8Array)) image.discard();
     return { form: json ? 'json' : 'multipart', fields };

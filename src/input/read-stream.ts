@@ -1,20 +1,15 @@
 import { concat } from '../image/bytes';
 import type { ByteClaim } from '../limits/admission';
-
-/**
- * A body is read into one buffer of this size, reused from read to read, where the stream allows it
- * (request and fetched bodies are byte streams): a tenth of the reads of the runtime's 4 KiB chunks,
- * and a third of their CPU time.
- */
-const CHUNK_BYTES = 64 * 1024;
+import { BODY_CHUNK_BYTES } from '../limits/sizes';
+import type { PacedRead } from './body-pace';
 
 export interface ChunkReading {
   maxBytes: number;
   tooLarge: () => Error;
   /** The request's claim, where the chunk in hand is counted while the body is read. */
   claim?: ByteClaim;
-  /** Wraps each read, e.g. in a deadline. */
-  guard?: <T>(read: Promise<T>) => Promise<T>;
+  /** Wraps each read, given the bytes read before it: in a deadline, or a request body's pace (body-pace.ts). */
+  guard?: PacedRead;
 }
 
 /**
@@ -26,12 +21,12 @@ export async function forEachChunk(stream: ReadableStream<Uint8Array>, take: (ch
   const guard = reading.guard ?? ((read) => read);
   const byob = byobReader(stream);
   const reader = byob ?? stream.getReader();
-  reading.claim?.grow(CHUNK_BYTES);
-  let buffer = new ArrayBuffer(byob ? CHUNK_BYTES : 0);
+  reading.claim?.grow(BODY_CHUNK_BYTES);
+  let buffer = new ArrayBuffer(byob ? BODY_CHUNK_BYTES : 0);
   let total = 0;
   try {
     for (;;) {
-      const { done, value } = await guard(byob ? byob.read(new Uint8Array(buffer)) : (reader as ReadableStreamDefaultReader<Uint8Array>).read());
+      const { done, value } = await guard(byob ? byob.read(new Uint8Array(buffer)) : (reader as ReadableStreamDefaultReader<Uint8Array>).read(), total);
       if (done || !value) return;
       total += value.byteLength;
       if (total > reading.maxBytes) throw reading.tooLarge();
@@ -42,7 +37,7 @@ export async function forEachChunk(stream: ReadableStream<Uint8Array>, take: (ch
     reader.cancel().catch(() => {});
     throw error;
   } finally {
-    reading.claim?.shrink(CHUNK_BYTES);
+    reading.claim?.shrink(BODY_CHUNK_BYTES);
   }
 }
 
@@ -56,8 +51,8 @@ function byobReader(stream: ReadableStream<Uint8Array>): ReadableStreamBYOBReade
 }
 
 /** A whole small stream (a form) in one buffer, refused past `maxBytes`. */
-export async function readStreamCapped(stream: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
+export async function readStreamCapped(stream: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => Error, guard?: PacedRead): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
-  await forEachChunk(stream, (chunk) => chunks.push(chunk.slice()), { maxBytes, tooLarge });
+  await forEachChunk(stream, (chunk) => chunks.push(chunk.slice()), { maxBytes, tooLarge, guard });
   return concat(chunks);
 }

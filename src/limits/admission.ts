@@ -15,6 +15,8 @@ export interface ByteClaim {
   readonly bytes: number;
   /** Holds `bytes` more; past the isolate's budget it throws 503 service_unavailable and holds nothing more. */
   grow(bytes: number): void;
+  /** Throws the same 503 when `bytes` more could not be held now (a body announced larger than what is free), holding nothing. */
+  refuseUnlessFits(bytes: number): void;
   /** Gives `bytes` back (no longer held). */
   shrink(bytes: number): void;
   /** Gives everything back: the request is answered. */
@@ -50,6 +52,9 @@ export class Admission {
         admission.#take(bytes);
         held += bytes;
       },
+      refuseUnlessFits(bytes) {
+        if (!admission.#fits(bytes)) throw admission.#busy();
+      },
       shrink(bytes) {
         const given = Math.min(bytes, held);
         admission.#bytes -= given;
@@ -79,8 +84,12 @@ export class Admission {
     return peak;
   }
 
+  #fits(bytes: number): boolean {
+    return this.#bytes + bytes <= this.maxBytes;
+  }
+
   #take(bytes: number): void {
-    if (this.#bytes + bytes > this.maxBytes) throw this.#busy();
+    if (!this.#fits(bytes)) throw this.#busy();
     this.#bytes += bytes;
     this.#peakBytes = Math.max(this.#peakBytes, this.#bytes);
   }

@@ -11,12 +11,12 @@
  * - REQUEST_BYTES_BUDGET, 24 MiB, for what requests hold outside the engine, from their first byte
  *   (src/limits/admission.ts counts it): bodies being read and parsed, url bodies in flight, and the
  *   images of requests waiting for the engine or in it, until they are answered. A body is parsed as it
- *   arrives into one buffer of the image's final size (src/input/image-buffer.ts), so a request holds its
- *   image once, plus while it is read the 64 KiB chunk in hand and ENVELOPE_BYTES (64 KiB) of other
- *   fields: a largest upload, base64 or url image takes 10 MiB + 128 KiB; one of unknown length (no
- *   Content-Length) twice its size for the moment its pieces are joined, 20 MiB + 128 KiB. So the largest
- *   request fits alone, and two largest uploads fit together. Beyond the budget a request is answered 503
- *   with Retry-After and charged nothing.
+ *   arrives into one buffer that grows in place by what came (src/input/image-buffer.ts), counted as it
+ *   grows, so a request holds its image once, and nothing for bytes it only announced; plus while it is
+ *   read the 64 KiB chunk in hand and ENVELOPE_BYTES (64 KiB) of other fields: a largest upload, base64
+ *   or url image takes 10 MiB + 128 KiB, its length announced or not. So the largest request fits alone,
+ *   and two largest uploads fit together. Beyond the budget a request is answered 503 with Retry-After
+ *   and charged nothing.
  * - The rest, 8 MiB, for the runtime, the Worker's code and heap, and what parsing leaves for the garbage
  *   collector (small strings of the fields and of base64 batches; V8 counts those towards its own GC
  *   triggers, unlike WASM memory).

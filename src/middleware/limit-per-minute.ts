@@ -25,7 +25,7 @@ export function limitPerMinute(): MiddlewareHandler<AppEnv> {
     }
     await next();
     if (isChargedNothing(c.error)) {
-      // The service turned the request away itself (the isolate's bytes, the engine's queue): nothing is charged.
+      // The service turned the request away itself (the isolate's bytes, the engine's queue, a body too slow): nothing is charged.
       await refundRequest(c);
     } else {
       // A compression that did not commit failed: its slot goes back before the answer.

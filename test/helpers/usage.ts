@@ -17,6 +17,18 @@ export function usage(key: string): Promise<Response> {
   return call('/v1/usage', { headers: { 'X-API-Key': key } });
 }
 
+/**
+ * What the account was charged: its compressions this month, what is left of its month (held quota slots
+ * count against it) and what was left of its minute before this call.
+ */
+export async function charged(key: string): Promise<{ current: number; monthLeft: number; minuteLeft: number }> {
+  const response = await usage(key);
+  const body = (await response.json()) as { usage: { current: number } };
+  const monthLeft = Number(/"month";r=(\d+)/.exec(response.headers.get('RateLimit') ?? '')?.[1]);
+  // The usage call counts itself against the minute: what was left before it is one more.
+  return { current: body.usage.current, monthLeft, minuteLeft: Number(response.headers.get('RateLimit-Remaining')) + 1 };
+}
+
 /** GET /v1/usage with `key`: a 200, and its body. */
 export async function usageReport(key: string): Promise<UsageReport> {
   const response = await usage(key);

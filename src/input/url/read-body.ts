@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors/api-error';
 import type { ByteClaim } from '../../limits/admission';
-import { MB } from '../../limits/sizes';
+import { BODY_CHUNK_BYTES, MB } from '../../limits/sizes';
 import { ImageBuffer } from '../image-buffer';
 import { forEachChunk } from '../read-stream';
 import type { Deadline } from './deadline';
@@ -21,7 +21,8 @@ export async function readBodyWithLimit(response: Response, maxBytes: number, de
   if (!response.body) return new Uint8Array(0);
   let image: ImageBuffer | undefined;
   try {
-    image = new ImageBuffer(claim, maxBytes, () => tooLarge(maxBytes), declared);
+    claim.refuseUnlessFits(BODY_CHUNK_BYTES + (declared ?? 0));
+    image = new ImageBuffer(claim, maxBytes, () => tooLarge(maxBytes));
     const buffer = image;
     await forEachChunk(response.body, (chunk) => buffer.write(chunk), { maxBytes, tooLarge: () => tooLarge(maxBytes), claim, guard: (read) => deadline.race(read) });
     return image.finish();

@@ -216,7 +216,7 @@ export interface components {
         };
         Error: {
             /** @enum {string} */
-            error: "bad_request" | "unsupported_image" | "url_invalid" | "url_blocked" | "url_invalid_content" | "unauthorized" | "forbidden" | "not_found" | "file_too_large" | "image_too_large" | "url_too_large" | "rate_limited" | "quota_exceeded" | "internal_error" | "not_implemented" | "url_fetch_failed" | "service_unavailable" | "url_timeout";
+            error: "bad_request" | "unsupported_image" | "url_invalid" | "url_blocked" | "url_invalid_content" | "unauthorized" | "forbidden" | "not_found" | "request_timeout" | "file_too_large" | "image_too_large" | "url_too_large" | "rate_limited" | "quota_exceeded" | "internal_error" | "not_implemented" | "url_fetch_failed" | "service_unavailable" | "url_timeout";
             message: string;
         };
         RateLimitError: {
@@ -362,6 +362,21 @@ export interface operations {
             };
             /** @description `unauthorized`: A valid X-API-Key header is required. */
             401: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `request_timeout`: The request body did not arrive in time: within 30 s, and at 64 KiB/s or more after its first 5 s. Nothing was charged. */
+            408: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
@@ -537,6 +552,22 @@ export interface operations {
             };
             /** @description `forbidden`: Cross-site requests are refused. */
             403: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Demo-Remaining": components["headers"]["X-Demo-Remaining"];
+                    "Server-Timing": components["headers"]["Server-Timing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `request_timeout`: The request body did not arrive in time: within 30 s, and at 64 KiB/s or more after its first 5 s. Nothing was charged. */
+            408: {
                 headers: {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
