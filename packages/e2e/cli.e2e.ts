@@ -101,6 +101,16 @@ describe('squeeze on a folder tree', () => {
     expect(report.summary.savedBytes).toBe(bytesIn - report.summary.bytesOut);
   });
 
+  it('--format auto --allow-webp follows one look across formats: a JPEG no WebP can match stays a JPEG, and says why', async () => {
+    const dir = tree({ 'testorig.jpg': 'engine/testorig.jpg', 'chelsea.png': 'api/chelsea.png' });
+    const run = await runCli(['testorig.jpg', 'chelsea.png', '--format', 'auto', '--allow-webp', '--json'], { cwd: dir, env });
+    expect(run.code).toBe(0);
+    const files = Object.fromEntries(JSON.parse(run.stdout).files.map((f: { input: string }) => [f.input, f]));
+    expect(files['testorig.jpg']).toMatchObject({ status: 'compressed', output: 'testorig.min.jpg', notes: expect.arrayContaining(['format-kept-for-look']) });
+    expect(sniffFormat(readFileSync(join(dir, 'testorig.min.jpg')))).toBe('jpeg');
+    expect(files['chelsea.png']).toMatchObject({ status: 'compressed', output: 'chelsea.min.webp' });
+  });
+
   it('reads an image on stdin and writes the compressed one to stdout', async () => {
     const dir = tree({});
     const run = await runCli(['-', '--format', 'jpeg'], { cwd: dir, env, stdin: fixture('api/chelsea.png') });

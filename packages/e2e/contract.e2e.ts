@@ -59,6 +59,14 @@ describe('the client against the Worker', () => {
     expect((await squeeze.compress(input, { allowWebp: true })).format).toBe('webp');
   });
 
+  it('with allowWebp, auto keeps a JPEG whose look a WebP could not match, and says why (one look across formats)', async () => {
+    // Saved at 75, asked at 80: our JPEG re-quantises it on its own steps; no WebP is made.
+    const result = await squeeze.compress(fixture('engine/testorig.jpg'), { allowWebp: true });
+    expect(result.format).toBe('jpeg');
+    expect(sniffFormat(result.image)).toBe('jpeg');
+    expect(result.notes).toContain('format-kept-for-look');
+  });
+
   it('usage() reports the month of the key', async () => {
     // A key of its own: the count is this test's, whatever ran before it.
     const key = createKey('free');
