@@ -89,7 +89,8 @@ export interface ImageHeader {
   steps: number[][];
   /**
    * JPEG: its effective quality, from its quantisation tables: the libjpeg quality (1 to 100) whose standard
-   * tables (T.81 Annex K, scaled as libjpeg scales them) are nearest its own; 0 when not a JPEG.
+   * tables (T.81 Annex K, scaled as libjpeg scales them) are nearest its own. Lossy WebP: libwebp's quality read
+   * from its quantisers (header/vp8-quality.ts). 0 for any other input.
    */
   quality: number;
   /**

@@ -3,6 +3,7 @@ import type { ImageHeader } from '../types';
 import { u24le } from '../bytes';
 import { bitstreamHeader, walkWebp } from '../container/webp-chunks';
 import { baseHeader } from './header-defaults';
+import { vp8Quality } from './vp8-quality';
 
 const VP8X_ALPHA = 0x10;
 const VP8X_ANIMATION = 0x02;
@@ -33,7 +34,7 @@ export function readWebpHeader(b: Uint8Array): ImageHeader {
       alpha = true;
     } else if ((fourcc === 'VP8 ' || fourcc === 'VP8L') && !header) {
       const { width, height, alpha: alphaBit, lossless } = bitstreamHeader({ fourcc, data });
-      header = { ...baseHeader('webp', width, height), lossless, hasAlpha: alphaBit };
+      header = { ...baseHeader('webp', width, height), lossless, hasAlpha: alphaBit, quality: lossless ? 0 : vp8Quality(data) };
     }
   }
   if (animated) return { ...baseHeader('webp', canvas?.width ?? 1, canvas?.height ?? 1), animated: true, complete };
