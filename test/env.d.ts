@@ -13,6 +13,8 @@ declare global {
       TEST_CLOCK_START: string;
       /** The model fuzz's first case number, or '' for its default (test/fuzz/model.fuzz.ts). */
       FUZZ_FIRST_CASE: string;
+      /** How many crafted deflate streams the deflate fuzz sends, or '' for its default (test/fuzz/deflate.fuzz.ts). */
+      FUZZ_DEFLATE_CASES: string;
       /** Serves test/fixtures/<name> from disk. */
       FIXTURES: Fetcher;
       /** The static site (wrangler.toml [assets]), with public/_headers applied. */

@@ -38,6 +38,13 @@ describe('issue 35: deflate data that makes work without output', () => {
     expect(wasmEngine.jobsStarted()).toBe(jobs);
   });
 
+  it('the limits are read from the chunks\' lengths before any CRC is computed (a 9.9 MB IDAT with a broken CRC is refused for its size)', async () => {
+    const input = emptyBlocksPng(860_000);
+    // IDAT's CRC is the 4 bytes before IEND's 12.
+    input[input.length - 13]! ^= 0xff;
+    expect((await expectUnsupported(() => readHeader(input))).message).toMatch(/image data is \d+ bytes: more than its 16x16 pixels could need/);
+  });
+
   it('an iCCP chunk larger than any profile kept could need (1 MiB + 64 KiB) is refused from the header', async () => {
     const iccp = pngChunk('iCCP', new Uint8Array([...text('icc\0'), 0, ...zlibAfterEmptyBlocks(new Uint8Array(200), 8 * 13_000)]));
     const jobs = wasmEngine.jobsStarted();

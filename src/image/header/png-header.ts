@@ -86,13 +86,20 @@ export function readPngHeader(b: Uint8Array): ImageHeader {
     hasAlpha: colorType === 4 || colorType === 6,
     complete,
   };
-  let sawIdat = false;
+  // What deflate could never need is refused from the chunks' lengths, before their CRCs are computed.
   let idatBytes = 0;
   for (const chunk of chunks) {
     if (chunk.type === 'IDAT') idatBytes += chunk.data.length;
     if (chunk.type === 'iCCP' && chunk.data.length > MAX_ICCP_BYTES) {
       throw new ApiError('unsupported_image', `The PNG's iCCP chunk is ${chunk.data.length} bytes: larger than any colour profile it could carry (at most ${MAX_ICCP_BYTES}).`);
     }
+  }
+  const maxIdat = idatLimit(width, height, bitDepth, colorType, header.interlaced);
+  if (idatBytes > maxIdat) {
+    throw new ApiError('unsupported_image', `The PNG's image data is ${idatBytes} bytes: more than its ${width}x${height} pixels could need (at most ${maxIdat}).`);
+  }
+  let sawIdat = false;
+  for (const chunk of chunks) {
     if (!crcMatches(chunk)) {
       if (isCritical(chunk.type)) throw corrupt(`the ${chunk.type} chunk fails its checksum`);
       continue; // libspng drops an ancillary chunk that fails its CRC
@@ -103,9 +110,5 @@ export function readPngHeader(b: Uint8Array): ImageHeader {
     else if (chunk.type === 'PLTE' && colorType === 3 && chunk.data.length % 3 !== 0) throw corrupt('bad palette');
   }
   if (complete && !sawIdat) throw corrupt('no image data');
-  const maxIdat = idatLimit(width, height, bitDepth, colorType, header.interlaced);
-  if (idatBytes > maxIdat) {
-    throw new ApiError('unsupported_image', `The PNG's image data is ${idatBytes} bytes: more than its ${width}x${height} pixels could need (at most ${maxIdat}).`);
-  }
   return header;
 }
