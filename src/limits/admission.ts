@@ -1,5 +1,6 @@
 import { ApiError } from '../errors/api-error';
 import { REQUEST_BYTES_BUDGET } from './memory';
+import { LARGEST_REQUEST_BYTES } from './sizes';
 
 /**
  * The most CPU time, by the CPU model, the engine's queue may hold (the running job's included): a
@@ -13,7 +14,10 @@ export const QUEUED_CPU_MS = 60_000;
 export interface ByteClaim {
   /** The bytes held now. */
   readonly bytes: number;
-  /** Holds `bytes` more; past the isolate's budget it throws 503 service_unavailable and holds nothing more. */
+  /**
+   * Holds `bytes` more; past the isolate's budget, or its holder's share of it, it throws 503
+   * service_unavailable and holds nothing more.
+   */
   grow(bytes: number): void;
   /** Throws the same 503 when `bytes` more could not be held now (a body announced larger than what is free), holding nothing. */
   refuseUnlessFits(bytes: number): void;
@@ -28,20 +32,28 @@ export interface ByteClaim {
  * being read and parsed, url bodies in flight, images waiting for the engine or in it; the arithmetic
  * is in memory.ts), and the CPU time the engine's queue is predicted to take. A request that would pass
  * either is answered 503 with a Retry-After of the queued CPU time, and is charged nothing
- * (src/limits/charged-nothing.ts).
+ * (src/limits/charged-nothing.ts). The bytes are also counted per holder, an account or a client
+ * network, each of which holds at most `maxHolderBytes` at once (decisions.md, "A slow client holds
+ * nothing for long"), so that one client cannot fill the isolate for everyone.
  */
 export class Admission {
   #bytes = 0;
   #peakBytes = 0;
   #queuedCpuMs = 0;
+  /** The bytes each holder holds now; a holder is dropped when it holds nothing. */
+  readonly #holders = new Map<string, number>();
 
   constructor(
     readonly maxBytes: number,
     readonly maxQueuedCpuMs: number,
+    readonly maxHolderBytes: number,
   ) {}
 
-  /** A new request's claim, holding nothing yet. */
-  claim(): ByteClaim {
+  /**
+   * A new request's claim, holding nothing yet, counted in `holder`'s share (`account:<id>` for a keyed
+   * request, `network:<prefix>` for the demo's); without one (tests), in the isolate's budget alone.
+   */
+  claim(holder?: string): ByteClaim {
     const admission = this;
     let held = 0;
     return {
@@ -49,15 +61,16 @@ export class Admission {
         return held;
       },
       grow(bytes) {
-        admission.#take(bytes);
+        admission.#refuseUnlessFits(bytes, holder);
+        admission.#count(bytes, holder);
         held += bytes;
       },
       refuseUnlessFits(bytes) {
-        if (!admission.#fits(bytes)) throw admission.#busy();
+        admission.#refuseUnlessFits(bytes, holder);
       },
       shrink(bytes) {
         const given = Math.min(bytes, held);
-        admission.#bytes -= given;
+        admission.#count(-given, holder);
         held -= given;
       },
       release() {
@@ -84,24 +97,30 @@ export class Admission {
     return peak;
   }
 
-  #fits(bytes: number): boolean {
-    return this.#bytes + bytes <= this.maxBytes;
+  #refuseUnlessFits(bytes: number, holder: string | undefined): void {
+    if (holder !== undefined && (this.#holders.get(holder) ?? 0) + bytes > this.maxHolderBytes) {
+      throw this.#busy(`Your requests already hold the most one account or network may hold of this server's memory at once (${this.maxHolderBytes} bytes, one largest upload's share)`);
+    }
+    if (this.#bytes + bytes > this.maxBytes) throw this.#busy();
   }
 
-  #take(bytes: number): void {
-    if (!this.#fits(bytes)) throw this.#busy();
+  #count(bytes: number, holder: string | undefined): void {
     this.#bytes += bytes;
     this.#peakBytes = Math.max(this.#peakBytes, this.#bytes);
+    if (holder === undefined) return;
+    const holds = (this.#holders.get(holder) ?? 0) + bytes;
+    if (holds > 0) this.#holders.set(holder, holds);
+    else this.#holders.delete(holder);
   }
 
   /** 503: come back when the queue's predicted work is done. */
-  #busy(): ApiError {
+  #busy(why = 'The service is busy with other images'): ApiError {
     const seconds = Math.max(1, Math.ceil(this.#queuedCpuMs / 1000));
-    return new ApiError('service_unavailable', `The service is busy with other images; nothing was charged. Try again in ${seconds} s.`, {
+    return new ApiError('service_unavailable', `${why}; nothing was charged. Try again in ${seconds} s.`, {
       headers: { 'Retry-After': String(seconds) },
     });
   }
 }
 
 /** The isolate's one admission budget. */
-export const admission = new Admission(REQUEST_BYTES_BUDGET, QUEUED_CPU_MS);
+export const admission = new Admission(REQUEST_BYTES_BUDGET, QUEUED_CPU_MS, LARGEST_REQUEST_BYTES);

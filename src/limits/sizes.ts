@@ -20,3 +20,10 @@ export const BODY_CHUNK_BYTES = 64 * 1024;
 export function maxBodyBytes(imageLimit: number): number {
   return Math.ceil(imageLimit / 3) * 4 + ENVELOPE_BYTES;
 }
+
+/**
+ * What the largest request holds of the isolate's bytes while it is read (src/limits/memory.ts): a
+ * 10 MB image, the chunk in hand and its envelope. One account or one client network holds at most
+ * this at once (decisions.md, "A slow client holds nothing for long").
+ */
+export const LARGEST_REQUEST_BYTES = COMPRESS_MAX_BYTES + BODY_CHUNK_BYTES + ENVELOPE_BYTES;

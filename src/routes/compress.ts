@@ -15,11 +15,11 @@ import { imageResponse } from './image-response';
 /**
  * POST /v1/compress: key, per-minute limit, request checks, quota, then the image work. What the request
  * holds (its body as it is parsed, a url body as it arrives, the image until it is answered) is counted
- * in its claim on the isolate's bytes; a 503 when they are full gives the quota slot and the minute back
- * (limit-per-minute.ts).
+ * in its claim on the isolate's bytes, within the account's share of them; a 503 when they are full
+ * gives the quota slot and the minute back (limit-per-minute.ts).
  */
 export const compressRoute = new Hono<AppEnv>().post('/v1/compress', authenticate({ holdQuotaSlot: true }), limitPerMinute(), async (c) => {
-  const claim = admission.claim();
+  const claim = admission.claim(`account:${c.get('admission').key.accountId}`);
   try {
     const { source, options } = await readCompressInput(c.req.raw, claim);
     // Held by the request's one call; a slot not committed is released before the answer (limit-per-minute.ts).

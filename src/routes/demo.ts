@@ -25,7 +25,8 @@ function demoHeaders(windows: NamedWindow[], nowMs: number): Record<string, stri
  * POST /v1/demo-compress: no key; not for other websites (403); 5 requests per hour per client address
  * (IPv6 per /64) and 30 per network (IPv4 /24, IPv6 /48). Every request counts, refused ones included;
  * a 429 itself does not, nor a 503 of a busy isolate (the hit is given back). What the request holds is
- * counted in its claim on the isolate's bytes from its first byte until it is answered.
+ * counted in its claim on the isolate's bytes from its first byte until it is answered, within its
+ * network's share of them.
  */
 export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) => {
   // Any page can POST a form here with its visitors' browsers and spend their allowance: refused, uncounted.
@@ -49,7 +50,7 @@ export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) 
       { extra: details.extra, headers: { ...details.headers, ...demoHeaders(windows, nowMs) } },
     );
   }
-  const claim = admission.claim();
+  const claim = admission.claim(`network:${client.network}`);
   try {
     const input = await readDemoInput(c.req.raw, claim);
     const accepted = acceptedFormats(c.req.header('Accept'));

@@ -7,6 +7,7 @@ import { call, createKey, errorBody, form, toBase64 } from '../helpers/api';
 import { charged } from '../helpers/usage';
 import { blackPng } from '../helpers/crafted';
 import { fakeNetwork, publicHost } from '../url/fake-network';
+import { until } from '../helpers/wait';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -52,28 +53,28 @@ async function expectBusy(response: Response): Promise<void> {
 }
 
 /**
- * Six concurrent 9.2 MiB images from one free account while the engine is held: those that fit the
+ * Six concurrent 9.2 MiB images from six free accounts while the engine is held: those that fit the
  * isolate's 24 MiB (two) wait; the others are answered 503, at once when their announced size cannot fit,
  * or when their bytes come and do not, and neither the quota nor the minute window keeps anything of them.
  */
 async function sixConcurrent(send: (key: string) => Promise<Response>): Promise<void> {
   admission.takePeak();
   const engine = holdEngine(1000);
-  const account = await createKey('free');
-  const requests = Array.from({ length: 6 }, () => send(account.key));
+  const accounts = await Promise.all(Array.from({ length: 6 }, () => createKey('free')));
+  const requests = accounts.map((account) => send(account.key));
   await whenAnswered(requests, 4);
   await engine.open();
   const responses = await Promise.all(requests);
-  const done = responses.filter((r) => r.status === 200);
-  const refused = responses.filter((r) => r.status === 503);
-  expect(done.length).toBe(2);
-  expect(done.length + refused.length).toBe(6);
-  for (const response of refused) await expectBusy(response);
-  await Promise.all(done.map((r) => r.arrayBuffer()));
-  expect(await charged(account.key)).toEqual({ current: done.length, monthLeft: 500 - done.length, minuteLeft: 60 - done.length });
+  expect(responses.filter((r) => r.status === 200)).toHaveLength(2);
+  for (const [i, response] of responses.entries()) {
+    const done = response.status === 200 ? 1 : 0;
+    if (done) await response.arrayBuffer();
+    else await expectBusy(response);
+    expect(await charged(accounts[i]!.key)).toEqual({ current: done, monthLeft: 500 - done, minuteLeft: 60 - done });
+  }
   // The admitted images were counted, and the count never passed the budget.
   const peak = admission.takePeak();
-  expect(peak).toBeGreaterThanOrEqual(done.length * LARGE.length);
+  expect(peak).toBeGreaterThanOrEqual(2 * LARGE.length);
   expect(peak).toBeLessThanOrEqual(REQUEST_BYTES_BUDGET);
   expect(admission.takePeak(), 'all given back').toBe(0);
 }
@@ -163,5 +164,52 @@ describe('the engine queue bounded by predicted CPU too (issue 19, item 4)', () 
     await expectBusy(response);
     expect(Number(response.headers.get('Retry-After'))).toBe(59);
     expect(await charged(account.key)).toEqual({ current: 0, monthLeft: 500, minuteLeft: 60 });
+  });
+});
+
+describe("one account or one client network holds at most one largest upload's share (issue 35, item 2)", () => {
+  const expectOverShare = async (response: Response) => {
+    expect(response.status).toBe(503);
+    expect(Number(response.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
+    const body = await errorBody(response);
+    expect(body.error).toBe('service_unavailable');
+    expect(body.message).toMatch(/already hold the most one account or network may hold/);
+  };
+
+  it("an account's second 9.2 MiB upload is 503 while its first waits for the engine; another account's waits too", async () => {
+    const engine = holdEngine(1000);
+    const [one, other] = await Promise.all([createKey('free'), createKey('free')]);
+    admission.takePeak();
+    const first = compress(one.key, { body: form('file', LARGE) });
+    await until(() => admission.takePeak() >= LARGE.length);
+    const second = await compress(one.key, { body: form('file', LARGE) });
+    await expectOverShare(second);
+    const beside = compress(other.key, { body: form('file', LARGE) });
+    await until(() => admission.takePeak() >= 2 * LARGE.length);
+    await engine.open();
+    for (const response of await Promise.all([first, beside])) {
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    expect(await charged(one.key)).toEqual({ current: 1, monthLeft: 499, minuteLeft: 59 });
+  });
+
+  it("a network's demo uploads hold at most the same share, whatever their addresses; another network's are admitted", async () => {
+    const engine = holdEngine(1000);
+    const image = blackPng(64, 64, 3, [pngChunk('fiLl', new Uint8Array(4.5 * MiB))]);
+    const demo = (ip: string) => call('/v1/demo-compress', { method: 'POST', headers: { 'CF-Connecting-IP': ip }, body: form('image', image) });
+    admission.takePeak();
+    const admitted = [demo('198.51.101.1'), demo('198.51.101.2')];
+    await until(() => admission.takePeak() >= 2 * image.length);
+    const third = await demo('198.51.101.3');
+    await expectOverShare(third);
+    expect(third.headers.get('X-Demo-Remaining'), 'charged nothing').toBe('5');
+    admitted.push(demo('198.51.102.1'));
+    await until(() => admission.takePeak() >= 3 * image.length);
+    await engine.open();
+    for (const response of await Promise.all(admitted)) {
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
   });
 });
