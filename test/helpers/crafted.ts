@@ -1,6 +1,6 @@
 import { cat, jpegSegment, pngChunk, riff, riffChunk, text } from '../container/synth';
 import { ADAM7 } from '../../src/image/header/png-header';
-import { deflateBits } from './deflate-work';
+import { deflateBits, fixedZeros, zerosAdler } from './deflate-work';
 import { COLOUR_TYPES, pngFile } from './png';
 
 /**
@@ -383,36 +383,17 @@ export function webpWithHiddenBitstream(width: number, height: number): Uint8Arr
 // Flat PNG bombs ------------------------------------------------------------------------------------
 
 /** Deflate's length codes 257..285 (RFC 1951 3.2.5): base length and extra bits. */
-const LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
-const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
-
 /**
  * zlib data of `length` zero bytes, written directly (one fixed-Huffman block: a literal 0, then copies
  * of 258 bytes at distance 1), so a bomb of hundreds of MB costs its compressed size, not its size.
  */
 export function zlibZeros(length: number): Uint8Array {
-  const { bytes, bits, code, flush } = deflateBits();
-  bytes.push(0x78, 0x01);
-  const fixedLiteral = (symbol: number) => (symbol < 144 ? code(0x30 + symbol, 8) : symbol < 256 ? code(0x190 + symbol - 144, 9) : symbol < 280 ? code(symbol - 256, 7) : code(0xc0 + symbol - 280, 8));
-  bits(1, 1); // final block
-  bits(1, 2); // fixed Huffman
-  let left = length;
-  if (left > 0) (fixedLiteral(0), left--);
-  while (left >= 3) {
-    const run = Math.min(258, left);
-    const i = LENGTH_BASE.findLastIndex((base) => base <= run);
-    const used = i === 28 ? 258 : Math.min(run, LENGTH_BASE[i]! + (1 << LENGTH_EXTRA[i]!) - 1);
-    fixedLiteral(257 + i);
-    bits(used - LENGTH_BASE[i]!, LENGTH_EXTRA[i]!);
-    code(0, 5); // distance 1
-    left -= used;
-  }
-  for (; left > 0; left--) fixedLiteral(0);
-  fixedLiteral(256);
-  flush();
-  const adler = (((length % 65521) << 16) | 1) >>> 0;
-  bytes.push(adler >>> 24, (adler >>> 16) & 0xff, (adler >>> 8) & 0xff, adler & 0xff);
-  return Uint8Array.from(bytes);
+  const writer = deflateBits();
+  writer.bytes.push(0x78, 0x01);
+  writer.bits(1, 1); // final block
+  fixedZeros(writer, length);
+  writer.flush();
+  return Uint8Array.from([...writer.bytes, ...zerosAdler(length)]);
 }
 
 /** An 8-bit PNG of `width` x `height` black (all-zero) pixels, any size, a few hundred KB at most. */

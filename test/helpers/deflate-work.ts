@@ -74,3 +74,51 @@ export function zlibAfterEmptyBlocks(data: Uint8Array, blocks: number): Uint8Arr
   const stored = zlibStored(data);
   return cat(stored.subarray(0, 2), emptyBlocks(blocks), stored.subarray(2));
 }
+
+const LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
+const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
+
+/**
+ * Writes a fixed-Huffman block (after its BFINAL bit) of `length` zero bytes: a literal 0, then copies of up to
+ * 258 bytes at distance 1, so hundreds of MB cost a few bytes each 258.
+ */
+export function fixedZeros({ bits, code }: ReturnType<typeof deflateBits>, length: number): void {
+  const fixedLiteral = (symbol: number) => (symbol < 144 ? code(0x30 + symbol, 8) : symbol < 256 ? code(0x190 + symbol - 144, 9) : symbol < 280 ? code(symbol - 256, 7) : code(0xc0 + symbol - 280, 8));
+  bits(1, 2); // fixed Huffman
+  let left = length;
+  if (left > 0) (fixedLiteral(0), left--);
+  while (left >= 3) {
+    const run = Math.min(258, left);
+    const i = LENGTH_BASE.findLastIndex((base) => base <= run);
+    const used = i === 28 ? 258 : Math.min(run, LENGTH_BASE[i]! + (1 << LENGTH_EXTRA[i]!) - 1);
+    fixedLiteral(257 + i);
+    bits(used - LENGTH_BASE[i]!, LENGTH_EXTRA[i]!);
+    code(0, 5); // distance 1
+    left -= used;
+  }
+  for (; left > 0; left--) fixedLiteral(0);
+  fixedLiteral(256);
+}
+
+/** The Adler-32 of `length` zero bytes, as zlib's trailer (big-endian). */
+export function zerosAdler(length: number): Uint8Array {
+  const adler = (((length % 65521) << 16) | 1) >>> 0;
+  return Uint8Array.of(adler >>> 24, (adler >>> 16) & 0xff, (adler >>> 8) & 0xff, adler & 0xff);
+}
+
+/**
+ * zlib data that inflates `zeros` zero bytes at once, then holds `blocks` empty blocks and ends with no more
+ * output (a valid stream): output first, so that the input read never passes twice the output (bounded-inflate.ts's
+ * rule for empty blocks), yet all of it is work without output.
+ */
+export function zlibZerosThenEmptyBlocks(zeros: number, blocks: number): Uint8Array {
+  const writer = deflateBits();
+  writer.bytes.push(0x78, 0x01);
+  writer.bits(0, 1); // not the final block
+  fixedZeros(writer, zeros);
+  // An empty stored block ends on a byte, where the empty blocks begin; a final empty stored block ends the stream.
+  writer.bits(0, 3);
+  writer.flush();
+  writer.bytes.push(0, 0, 0xff, 0xff);
+  return cat(Uint8Array.from(writer.bytes), emptyBlocks(blocks), Uint8Array.of(1, 0, 0, 0xff, 0xff), zerosAdler(zeros));
+}
