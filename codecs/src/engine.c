@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "attention.h"
 #include "encode.h"
 #include "frame.h"
 #include "host.h"
@@ -224,6 +225,38 @@ static void run(job *j, int in_format) {
   j->padder = NULL;
   orienter_free(j->orienter);
   j->orienter = NULL;
+}
+
+/* gravity=auto: the image decoded as small as its decoder can (a JPEG at 1/8) into the attention sink. */
+typedef struct {
+  decode_target base;
+  attention *attention;
+  counting_sink decoded;
+} attention_job;
+
+static row_sink *begin_attention(decode_target *target, int width, int height, int channels) {
+  attention_job *j = (attention_job *)target;
+  j->attention = attention_new(width, height, channels);
+  return counted(&j->decoded, PROGRESS_DECODED, width, attention_sink(j->attention));
+}
+
+/* Where a window of win_w x win_h of the stored image (in_w x in_h, as the header said) is best
+ * placed for gravity=auto: its left and top, written as the output (two little-endian int32). */
+EXPORT("attend")
+void attend(int in_format, int in_w, int in_h, int win_w, int win_h) {
+  attention_job j = {.base = {.begin = begin_attention, .want_w = 1, .want_h = 1, .header_w = in_w, .header_h = in_h,
+                              .window_w = in_w, .window_h = in_h, .decoded_eighths = 8}};
+  host_input_rewind();
+  switch (in_format) {
+    case FORMAT_JPEG: jpeg_decode(&j.base); break;
+    case FORMAT_PNG: png_decode(&j.base); break;
+    case FORMAT_WEBP: webp_decode(&j.base); break;
+    default: host_fail(FAIL_INTERNAL, "unknown input format");
+  }
+  int32_t place[2];
+  attention_place(j.attention, in_w, in_h, win_w, win_h, &place[0], &place[1]);
+  attention_free(j.attention);
+  host_output_write((const uint8_t *)place, sizeof place);
 }
 
 /* Up to this many output pixels, lossless PNG counts the bytes of each zlib strategy

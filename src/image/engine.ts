@@ -1,4 +1,4 @@
-import type { ImageHeader, OutputSpec } from './types';
+import type { Box, ImageHeader, OutputSpec } from './types';
 
 /**
  * The one interface between the pipeline and the codecs. The pipeline reads the header,
@@ -17,6 +17,11 @@ export interface ImageEngine {
    * encoder that writes it into its own container (AVIF); the others get it inserted after.
    */
   transcode(input: Uint8Array, header: ImageHeader, out: OutputSpec, limits?: { cpuBudgetMs?: number; profile?: Uint8Array }): Promise<Uint8Array>;
+  /**
+   * gravity=auto: the window of out.window's size, in the upright image, that holds what draws the eye, found on
+   * the image decoded small (codecs/src/attention.c). Throws as transcode does.
+   */
+  findSubject(input: Uint8Array, header: ImageHeader, out: OutputSpec, limits?: { cpuBudgetMs?: number }): Promise<Box>;
   /**
    * Counts `bytes` of JS buffers the request holds (an earlier candidate's output, a copy made to
    * carry a profile) against the engine's budget until the returned function is called.

@@ -175,13 +175,18 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
       return undefined;
     }
   };
+  const smartCrop = request.gravity === 'auto' && geometry.cropped;
+  let window = geometry.window;
+  const placed = (spec: OutputSpec): OutputSpec => (smartCrop ? { ...spec, window } : spec);
   const changeAsked = geometry.cropped || geometry.padded || geometry.resized || primary!.format !== header.format;
   try {
     const { kept, others } = await runExclusive(cpuMs, queuedJob(request.timing, async () => {
       // Run once, whichever rule asks for it first.
       let recoded: Promise<Candidate | undefined> | undefined;
       const recode = recoding && (() => (recoded ??= attempt(recoding!)));
-      const first = await preferRecoding(header, await encode(primary!), recode);
+      // gravity=auto: the window is found first, and every candidate cuts it.
+      if (smartCrop) window = await engine.findSubject(input, header, primary!, { cpuBudgetMs });
+      const first = await preferRecoding(header, await encode(placed(primary!)), recode);
       const kept = await neverLarger(input, header.format, first, changeAsked, async () => recode?.(), keptMetadata);
       const others: Candidate[] = [];
       // Kept pixel for pixel (re-coded, or the original): no lossy candidate has that look.
@@ -192,7 +197,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
       for (const { spec, cost } of alternatives) {
         // Beside what the first job left in hand; the engine enforces it too.
         if (cost.peakBytes + heldBytes > ENGINE_BUDGET_BYTES) continue;
-        const done = await attempt(spec);
+        const done = await attempt(placed(spec));
         if (done) others.push(done);
       }
       return { kept, others };
@@ -222,7 +227,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     if (best.iccKept) notes.push('icc-kept');
     if (best.metadata.kept) notes.push('metadata-kept');
     if (best.metadata.truncated) notes.push('metadata-truncated');
-    return { bytes: best.bytes, format: best.spec.format, notes, crop: geometry.cropped ? geometry.window : undefined };
+    return { bytes: best.bytes, format: best.spec.format, notes, crop: geometry.cropped ? window : undefined };
   } finally {
     for (const release of releases) release();
   }

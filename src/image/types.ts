@@ -17,7 +17,8 @@ export interface FocalPoint {
   x: number;
   y: number;
 }
-export type Gravity = FocalPoint;
+/** A focal point, or `auto`: the engine finds the subject (codecs/src/attention.c). */
+export type Gravity = FocalPoint | 'auto';
 /** The named gravities: each the focal point whose cut or placement lies against that side or corner. */
 export const GRAVITY_SIDES = {
   center: { x: 0.5, y: 0.5 },

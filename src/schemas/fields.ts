@@ -32,12 +32,13 @@ export const fit = z
     'How the image goes into the width x height box. `scale-down` (default): the largest size inside the box with the image\'s aspect, never enlarged. `contain`: the same, enlarged if need be. `cover`: exactly the box, scaled to cover it and the overflow cut off by `gravity`. `crop`: as cover but never enlarged (a source smaller than the box on both sides is kept whole). `aspect-crop`: cut to the box\'s aspect by `gravity`, then scaled down to fit if larger. `pad`: as contain, then padded with `background` to exactly the box, placed by `gravity`. scale-down and contain take one side alone; the others need both.',
   );
 
-const GRAVITY_NAMES = Object.keys(GRAVITY_SIDES).join(', ');
+const GRAVITY_NAMES = [...Object.keys(GRAVITY_SIDES), 'auto'].join(', ');
 /** A fraction from 0 to 1, written as a plain decimal. */
 const FRACTION = /^(?:0|1|0?\.\d+|[01]\.0*)$/;
 export const gravity = z
   .string()
   .transform((text, ctx): Gravity => {
+    if (text === 'auto') return 'auto';
     const side = Object.hasOwn(GRAVITY_SIDES, text) ? GRAVITY_SIDES[text as keyof typeof GRAVITY_SIDES] : undefined;
     if (side) return side;
     const [x, y, ...rest] = text.split('x');
@@ -48,7 +49,7 @@ export const gravity = z
     return z.NEVER;
   })
   .describe(
-    `Which part of the image a cut keeps (cover, crop, aspect-crop) and where pad places it: ${GRAVITY_NAMES} (default center), or a focal point \`XxY\`, fractions from 0 to 1 of the displayed image's width and height (e.g. \`0.25x0.6\`), on which the cut is centred as nearly as the image allows. Has no effect with a fit that cuts nothing.`,
+    `Which part of the image a cut keeps (cover, crop, aspect-crop) and where pad places it: ${GRAVITY_NAMES} (default center), or a focal point \`XxY\`, fractions from 0 to 1 of the displayed image's width and height (e.g. \`0.25x0.6\`), on which the cut is centred as nearly as the image allows. \`auto\` keeps what draws the eye: what is in focus (fine detail), and its saturated colours and skin tones (pad centres). Has no effect with a fit that cuts nothing.`,
   );
 
 const HEX_COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i;

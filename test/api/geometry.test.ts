@@ -236,3 +236,84 @@ describe('POST /v1/compress: bad geometry is a 400 naming the field', () => {
     expect((await errorBody(response)).message).toMatch(/^gravity: /);
   });
 });
+
+/** A scene for gravity=auto: a smooth background, a detailed subject (random blocks of 16 to 24 px) centred at (sx, sy), and optionally a blurred, saturated red disc centred at (bx, by). */
+function scene(width: number, height: number, subject: { x: number; y: number; r: number }, blur?: { x: number; y: number; r: number }) {
+  const hash = (x: number, y: number) => (Math.imul(x * 73856093 ^ y * 19349663, 2654435761) >>> 24) & 255;
+  return pixelPng(width, height, 3, (x, y) => {
+    const base = [90 + (60 * x) / width, 110 + (40 * y) / height, 140 - (30 * x) / width];
+    if (blur) {
+      const d = Math.hypot(x - blur.x, y - blur.y) / blur.r;
+      const w = Math.exp(-d * d * 2);
+      base[0] = base[0]! * (1 - w) + 250 * w;
+      base[1] = base[1]! * (1 - w) + 20 * w;
+      base[2] = base[2]! * (1 - w) + 30 * w;
+    }
+    if (Math.abs(x - subject.x) < subject.r && Math.abs(y - subject.y) < subject.r) {
+      const v = hash(Math.floor(x / 20), Math.floor(y / 16));
+      return [v, v * 0.9, v * 0.8];
+    }
+    return base;
+  });
+}
+
+const holds = (crop: string | null, x: number, y: number) => {
+  const [left, top, width, height] = (crop ?? '').split(',').map(Number);
+  return x >= left! && x < left! + width! && y >= top! && y < top! + height!;
+};
+
+describe('POST /v1/compress: gravity=auto', () => {
+  it('keeps a detailed subject on a smooth background, wherever it is, cut to the other orientation', async () => {
+    for (const x of [70, 180, 300, 420, 530]) {
+      const response = await compress(scene(600, 400, { x, y: 200, r: 45 }), { width: '200', height: '400', fit: 'cover', gravity: 'auto', format: 'png' });
+      expect(response.status).toBe(200);
+      const crop = response.headers.get('X-Crop');
+      expect(holds(crop, x - 40, 200) && holds(crop, x + 40, 200), `subject at ${x}: ${crop}`).toBe(true);
+      await response.arrayBuffer();
+    }
+    for (const y of [80, 300, 520]) {
+      const response = await compress(scene(400, 600, { x: 200, y, r: 45 }), { width: '400', height: '200', fit: 'cover', gravity: 'auto', format: 'webp' });
+      const crop = response.headers.get('X-Crop');
+      expect(holds(crop, 200, y - 40) && holds(crop, 200, y + 40), `subject at ${y}: ${crop}`).toBe(true);
+      await response.arrayBuffer();
+    }
+  });
+
+  it('keeps the sharp subject rather than a blurred colourful object beside it', async () => {
+    for (const [subject, blur] of [[150, 450], [450, 150]] as const) {
+      const input = scene(600, 400, { x: subject, y: 200, r: 40 }, { x: blur, y: 200, r: 110 });
+      const response = await compress(input, { width: '200', height: '400', fit: 'cover', gravity: 'auto', format: 'png' });
+      const crop = response.headers.get('X-Crop');
+      expect(holds(crop, subject - 30, 200) && holds(crop, subject + 30, 200), `subject ${subject}, blur ${blur}: ${crop}`).toBe(true);
+      await response.arrayBuffer();
+    }
+  });
+
+  it('finds the subject of a JPEG decoded at 1/8, and of an EXIF-turned photo in upright pixels', async () => {
+    const input = await asJpeg(scene(1200, 800, { x: 950, y: 300, r: 110 }, { x: 300, y: 400, r: 200 }));
+    const response = await compress(input, { width: '300', height: '400', fit: 'cover', gravity: 'auto', format: 'jpeg' });
+    const crop = response.headers.get('X-Crop');
+    expect(holds(crop, 870, 300) && holds(crop, 1030, 300), crop ?? '').toBe(true);
+    const { header } = await responseImage(response);
+    expect([header.width, header.height]).toEqual([300, 400]);
+    // Landscape_N are the photo stored turned and mirrored, displayed 450x300: X-Crop is a 300x300 window of the upright
+    // image, at the same place within a cell or two (the files are different encodings of the photo).
+    const thumbnail = { width: '100', height: '100', fit: 'cover', gravity: 'auto', format: 'jpeg' };
+    const leftOf = async (name: string) => {
+      const answer = await compress(await fixture(`orientation/${name}.jpg`), thumbnail);
+      await answer.arrayBuffer();
+      expect(answer.headers.get('X-Crop'), name).toMatch(/^\d+,0,300,300$/);
+      return Number(answer.headers.get('X-Crop')!.split(',')[0]);
+    };
+    const upright = await leftOf('Landscape_1');
+    for (const n of [2, 3, 4, 5, 6, 7, 8]) expect(Math.abs((await leftOf(`Landscape_${n}`)) - upright), `Landscape_${n}`).toBeLessThanOrEqual(20);
+  });
+
+  it('has no effect where nothing is cut', async () => {
+    const response = await compress(LARGE, { width: '300', height: '300', fit: 'pad', gravity: 'auto', format: 'png', background: '#000' });
+    expect(response.headers.get('X-Crop')).toBeNull();
+    const { at } = await pixels(response);
+    expect(at(150, 49)).toEqual([0, 0, 0, 255]);
+    expect(at(150, 250)).toEqual([0, 0, 0, 255]);
+  });
+});

@@ -28,7 +28,8 @@ Compression:
                          aspect-crop (cut to the box's aspect, then scaled down), pad (contain, then
                          padded with --background); all but scale-down and contain need both sides
       --gravity G        what a cut keeps: center (default), top, bottom, left, right, top-left,
-                         top-right, bottom-left, bottom-right, or a focal point XxY (0 to 1, e.g. 0.5x0.3)
+                         top-right, bottom-left, bottom-right, a focal point XxY (0 to 1, e.g. 0.5x0.3),
+                         or auto (the subject: what is in focus)
       --background C     pad's margins and JPEG's matte: #rgb, #rrggbb, #rrggbbaa or transparent
       --preserve LIST    keep metadata besides orientation and colour, comma-separated: copyright,
                          creation, location (GPS and place names only when named); default none
@@ -60,7 +61,7 @@ export type Command = 'compress' | 'check' | 'usage';
 export type Format = 'auto' | 'jpeg' | 'png' | 'webp' | 'avif';
 const METADATA_CLASSES: readonly MetadataClass[] = ['copyright', 'creation', 'location'];
 const FITS: readonly Fit[] = ['scale-down', 'contain', 'cover', 'crop', 'aspect-crop', 'pad'];
-const GRAVITY_SIDES = ['center', 'top', 'bottom', 'left', 'right', 'top-left', 'top-right', 'bottom-left', 'bottom-right'];
+const GRAVITY_SIDES = ['auto', 'center', 'top', 'bottom', 'left', 'right', 'top-left', 'top-right', 'bottom-left', 'bottom-right'];
 const FRACTION = '(?:0|1|0?\\.\\d+|[01]\\.0*)';
 const FOCAL_POINT = new RegExp(`^${FRACTION}x${FRACTION}$`);
 const COLOUR = /^(?:#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})|transparent)$/i;

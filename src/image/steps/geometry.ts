@@ -1,4 +1,4 @@
-import type { Box, FitMode, Gravity, OutputSpec, Rgba, Size } from '../types';
+import type { Box, FitMode, FocalPoint, Gravity, OutputSpec, Rgba, Size } from '../types';
 
 /** What the request asks of the image's size and framing (decisions.md, "Geometry: boxes, fit modes and gravity"). */
 export interface GeometryRequest {
@@ -47,7 +47,7 @@ function inside(source: Size, box: Partial<Size>, enlarge: boolean): Size {
 }
 
 /** A window of `size` in the source, placed by gravity. */
-function windowOf(source: Size, size: Size, gravity: Gravity): Box {
+function windowOf(source: Size, size: Size, gravity: FocalPoint): Box {
   const width = Math.min(source.width, size.width);
   const height = Math.min(source.height, size.height);
   return { left: place(source.width, width, gravity.x), top: place(source.height, height, gravity.y), width, height };
@@ -58,7 +58,8 @@ function windowOf(source: Size, size: Size, gravity: Gravity): Box {
  * that box; the request's fields were checked at the edge (cover, crop, aspect-crop and pad have both sides).
  */
 export function planGeometry(source: Size, request: GeometryRequest): Geometry {
-  const gravity = request.gravity ?? CENTER;
+  // auto's window is placed by the engine (findSubject); it is planned centred.
+  const gravity = request.gravity === undefined || request.gravity === 'auto' ? CENTER : request.gravity;
   const fit = request.fit ?? 'scale-down';
   const box = { width: request.width ?? request.maxWidth, height: request.height ?? request.maxHeight };
   const whole = { left: 0, top: 0, ...source };
@@ -117,11 +118,33 @@ function storedPixel(orientation: number, width: number, height: number, x: numb
 /** The job's window in the stored image (before orientation), at its stored size: the whole image unless cut. */
 export function storedWindow(stored: Size, out: Pick<OutputSpec, 'window' | 'orientation'>): Box {
   if (!out.window) return { left: 0, top: 0, ...stored };
-  const { left, top, width, height } = out.window;
-  const orientation = out.orientation ?? 1;
-  const [x0, y0] = storedPixel(orientation, stored.width, stored.height, left, top);
-  const [x1, y1] = storedPixel(orientation, stored.width, stored.height, left + width - 1, top + height - 1);
+  return mapBox(out.window, (x, y) => storedPixel(out.orientation ?? 1, stored.width, stored.height, x, y));
+}
+
+/** A box through a mapping of pixels that turns or mirrors the image: the box its corners land in. */
+function mapBox(box: Box, pixel: (x: number, y: number) => [number, number]): Box {
+  const [x0, y0] = pixel(box.left, box.top);
+  const [x1, y1] = pixel(box.left + box.width - 1, box.top + box.height - 1);
   return { left: Math.min(x0, x1), top: Math.min(y0, y1), width: Math.abs(x1 - x0) + 1, height: Math.abs(y1 - y0) + 1 };
+}
+
+/** The upright pixel that shows stored pixel (x, y), for a stored size of width x height: storedPixel's inverse. */
+function uprightPixel(orientation: number, width: number, height: number, x: number, y: number): [number, number] {
+  switch (orientation) {
+    case 2: return [width - 1 - x, y];
+    case 3: return [width - 1 - x, height - 1 - y];
+    case 4: return [x, height - 1 - y];
+    case 5: return [y, x];
+    case 6: return [height - 1 - y, x];
+    case 7: return [height - 1 - y, width - 1 - x];
+    case 8: return [y, width - 1 - x];
+    default: return [x, y];
+  }
+}
+
+/** A window of the stored image (at its stored size) as the upright image shows it: storedWindow's inverse. */
+export function uprightWindow(stored: Size, orientation: number, window: Box): Box {
+  return mapBox(window, (x, y) => uprightPixel(orientation, stored.width, stored.height, x, y));
 }
 
 /** A colour as the engine takes it: 0xRRGGBBAA. */

@@ -61,6 +61,8 @@ export interface EngineExports {
    * the canvas as displayed, where the scaled window lies in it, and the background as 0xRRGGBBAA.
    */
   geometry(left: number, top: number, width: number, height: number, canvasWidth: number, canvasHeight: number, x: number, y: number, background: number): void;
+  /** gravity=auto: the stored window of winWidth x winHeight that holds the subject; its left and top are the output (two little-endian int32). */
+  attend(inFormat: number, inWidth: number, inHeight: number, winWidth: number, winHeight: number): void;
   /** AVIF output's settings for the next transcode: libaom's speed and tune, the cell size, 4:4:4 (src/image/wasm/avif-plan.ts). */
   avif_options(speed: number, tune: number, cellWidth: number, cellHeight: number, yuv444: number): void;
   /** The top of the instance's heap: the most memory it has needed (codecs/src/host.c). */

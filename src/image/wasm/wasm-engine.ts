@@ -2,8 +2,8 @@ import { ApiError } from '../../errors/api-error';
 import { PAID_CPU_BUDGET_MS } from '../../limits/cpu';
 import type { ImageEngine } from '../engine';
 import { libjpegTurboQuality } from '../quality-scale';
-import { rgbaWord, storedWindow } from '../steps/geometry';
-import { type ImageHeader, type OutputSpec, WHITE } from '../types';
+import { rgbaWord, storedWindow, uprightWindow } from '../steps/geometry';
+import { type Box, type ImageHeader, type OutputSpec, WHITE } from '../types';
 import {
   FAIL_CPU,
   FAIL_MEMORY,
@@ -165,7 +165,14 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
   const memory = new EngineMemory(options.budgetBytes);
   const yieldToEventLoop = options.yieldToEventLoop ?? nextTurn;
   const silenceMs = options.silenceMs ?? SILENCE_MS;
-  let live: { exports: EngineExports; io: HostIo; transcode: (...args: Parameters<EngineExports['transcode']>) => Promise<void> } | undefined;
+  let live:
+    | {
+        exports: EngineExports;
+        io: HostIo;
+        transcode: (...args: Parameters<EngineExports['transcode']>) => Promise<void>;
+        attend: (...args: Parameters<EngineExports['attend']>) => Promise<void>;
+      }
+    | undefined;
   let last: JobReport = { wasmBytes: 0, outputBufferBytes: 0, inputPasses: 0, predictedMs: 0, workMs: 0, longestSliceMs: 0, yields: 0, units: {}, handBacks: [] };
   let started = 0;
   let watching: JobWatch | undefined;
@@ -177,7 +184,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       // Each instance has its own host I/O: a discarded instance that resumes late cannot touch the next job's.
       const io = new HostIo(memory, yieldToEventLoop);
       const exports = new WebAssembly.Instance(module, io.imports(memory.acquire())).exports as unknown as EngineExports;
-      live = { exports, io, transcode: promising(exports.transcode) };
+      live = { exports, io, transcode: promising(exports.transcode), attend: promising(exports.attend) };
     }
     return live;
   }
@@ -187,9 +194,25 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     memory.retire();
   }
 
-  async function run(input: Uint8Array, header: ImageHeader, out: OutputSpec, cpuBudgetMs: number, profile?: Uint8Array): Promise<Uint8Array> {
+  /** gravity=auto's job: where the subject is (codecs/src/attention.c), the output its window's stored left and top. */
+  async function attendJob(input: Uint8Array, header: ImageHeader, out: OutputSpec, cpuBudgetMs: number): Promise<Box> {
+    const window = storedWindow(header, out);
+    const bytes = await run(input, header, out, cpuBudgetMs, undefined, ({ attend }) => attend(FORMAT_CODES[header.format], header.width, header.height, window.width, window.height));
+    const place = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return uprightWindow(header, out.orientation ?? 1, { ...window, left: place.getInt32(0, true), top: place.getInt32(4, true) });
+  }
+
+  async function run(
+    input: Uint8Array,
+    header: ImageHeader,
+    out: OutputSpec,
+    cpuBudgetMs: number,
+    profile: Uint8Array | undefined,
+    call?: (engine: NonNullable<typeof live>) => Promise<void>,
+  ): Promise<Uint8Array> {
     started++;
-    const { exports, io, transcode } = instance();
+    const engine = instance();
+    const { exports, io, transcode } = engine;
     const chosen = plan(header, out);
     const flags =
       (out.format === 'jpeg' ? JPEG_FLAGS[chosen.jpeg] : 0) |
@@ -219,7 +242,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       const window = storedWindow(header, out);
       const placed = out.placed ?? { left: 0, top: 0, width: out.width, height: out.height };
       exports.geometry(window.left, window.top, window.width, window.height, out.width, out.height, placed.left, placed.top, rgbaWord(out.background ?? WHITE));
-      await watchdog(io, silenceMs, transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, placed.width, placed.height, flags, header.width, header.height));
+      await watchdog(io, silenceMs, call ? call(engine) : transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, placed.width, placed.height, flags, header.width, header.height));
       last = { ...last, wasmBytes: exports.heap_top(), outputBufferBytes: io.peakOutputBytes, inputPasses: io.inputPasses };
       report();
       const output = io.finish();
@@ -252,6 +275,12 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
 
     transcode(input, header, out, limits = {}) {
       const job = running.then(() => run(input, header, out, limits.cpuBudgetMs ?? PAID_CPU_BUDGET_MS, limits.profile));
+      running = job.catch(() => undefined);
+      return job;
+    },
+
+    findSubject(input, header, out, limits = {}) {
+      const job = running.then(() => attendJob(input, header, out, limits.cpuBudgetMs ?? PAID_CPU_BUDGET_MS));
       running = job.catch(() => undefined);
       return job;
     },

@@ -125,7 +125,7 @@ export interface components {
              * @enum {string}
              */
             fit?: "scale-down" | "contain" | "cover" | "crop" | "aspect-crop" | "pad";
-            /** @description Which part of the image a cut keeps (cover, crop, aspect-crop) and where pad places it: center, top, bottom, left, right, top-left, top-right, bottom-left, bottom-right (default center), or a focal point `XxY`, fractions from 0 to 1 of the displayed image's width and height (e.g. `0.25x0.6`), on which the cut is centred as nearly as the image allows. Has no effect with a fit that cuts nothing. */
+            /** @description Which part of the image a cut keeps (cover, crop, aspect-crop) and where pad places it: center, top, bottom, left, right, top-left, top-right, bottom-left, bottom-right, auto (default center), or a focal point `XxY`, fractions from 0 to 1 of the displayed image's width and height (e.g. `0.25x0.6`), on which the cut is centred as nearly as the image allows. `auto` keeps what draws the eye: what is in focus (fine detail), and its saturated colours and skin tones (pad centres). Has no effect with a fit that cuts nothing. */
             gravity?: string;
             /** @description The colour of pad's margins, and what transparency is flattened onto for JPEG: `#rgb`, `#rrggbb`, `#rrggbbaa` or `transparent` (default white). A transparent or translucent background keeps its alpha in PNG, WebP and AVIF, and is flattened onto white for JPEG. */
             background?: string;
@@ -162,7 +162,7 @@ export interface components {
              * @enum {string}
              */
             fit?: "scale-down" | "contain" | "cover" | "crop" | "aspect-crop" | "pad";
-            /** @description Which part of the image a cut keeps (cover, crop, aspect-crop) and where pad places it: center, top, bottom, left, right, top-left, top-right, bottom-left, bottom-right (default center), or a focal point `XxY`, fractions from 0 to 1 of the displayed image's width and height (e.g. `0.25x0.6`), on which the cut is centred as nearly as the image allows. Has no effect with a fit that cuts nothing. */
+            /** @description Which part of the image a cut keeps (cover, crop, aspect-crop) and where pad places it: center, top, bottom, left, right, top-left, top-right, bottom-left, bottom-right, auto (default center), or a focal point `XxY`, fractions from 0 to 1 of the displayed image's width and height (e.g. `0.25x0.6`), on which the cut is centred as nearly as the image allows. `auto` keeps what draws the eye: what is in focus (fine detail), and its saturated colours and skin tones (pad centres). Has no effect with a fit that cuts nothing. */
             gravity?: string;
             /** @description The colour of pad's margins, and what transparency is flattened onto for JPEG: `#rgb`, `#rrggbb`, `#rrggbbaa` or `transparent` (default white). A transparent or translucent background keeps its alpha in PNG, WebP and AVIF, and is flattened onto white for JPEG. */
             background?: string;
