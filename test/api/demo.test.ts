@@ -72,7 +72,7 @@ describe('POST /v1/demo-compress', () => {
 
   it("auto follows the API's one look across formats at the demo's quality, 80 (decisions.md): the same answer and notes", async () => {
     const { key } = await createKey('business');
-    // testorig saved at 75: neither WebP nor AVIF is made, the JPEG says why; grey.jpg saved at 90: both raised to its look.
+    // testorig saved at 75: neither WebP nor AVIF is made, the JPEG says why; grey.jpg saved at 90, 10 above: no WebP, AVIF raised to its look.
     for (const name of ['engine/testorig.jpg', 'engine/grey.jpg']) {
       const input = await fixture(name);
       for (const accept of ['image/webp,*/*', 'image/avif,image/webp,*/*']) {

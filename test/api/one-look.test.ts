@@ -71,17 +71,20 @@ describe('auto: one look across formats', () => {
     expect(both.notes).not.toContain('format-kept-for-look');
   });
 
-  it('a 4:2:0 progressive JPEG saved just above the quality asked: both candidates raised more', async () => {
+  it('a 4:2:0 progressive JPEG saved just above the quality asked: no WebP, AVIF raised 13.5', async () => {
     const input = await fixture('engine/progressive.jpg');
     const header = readHeader(input);
     expect([header.progressive, header.sampling[0], header.quality]).toEqual([true, { h: 2, v: 2 }, 90]);
-    // 5 below: WebP 9 above the scale's 84, AVIF 6 above its 57; at 90 itself neither is made.
-    expect([lookQuality(header, 'webp', 85), lookQuality(header, 'avif', 85)]).toEqual([93, 63]);
+    // 5 below: no WebP (10 below or nearer), AVIF 13.5 above its scale's 57; at 90 itself neither is made.
+    expect([lookQuality(header, 'webp', 85), lookQuality(header, 'avif', 85)]).toEqual([undefined, 71]);
     expect([lookQuality(header, 'webp', 90), lookQuality(header, 'avif', 90)]).toEqual([undefined, undefined]);
+    // 10 below still no WebP, AVIF 4.5 above its 53; 20 below WebP 5.75 above its 74.
+    expect([lookQuality(header, 'webp', 80), lookQuality(header, 'avif', 80), lookQuality(header, 'webp', 70)]).toEqual([undefined, 58, 80]);
     const base = await compress(input, 85, '*/*');
     const both = await compress(input, 85, BOTH);
-    const candidates = [{ format: 'webp', bytes: await encoded(input, 'webp', 93) }, { format: 'avif', bytes: await encoded(input, 'avif', 63) }];
-    expect([both.format, both.bytes]).toEqual(smallest(base, candidates));
+    expect([both.format, both.bytes]).toEqual(smallest(base, [{ format: 'avif', bytes: await encoded(input, 'avif', 71) }]));
+    const webpOnly = await compress(input, 85, WEBP);
+    expect([webpOnly.format, webpOnly.bytes, webpOnly.notes]).toEqual(['jpeg', base.bytes, [...base.notes, 'format-kept-for-look']]);
   });
 
   it('a 4:4:4 JPEG saved at the quality asked: no WebP; AVIF (4:4:4 too) 8 above the scale', async () => {
@@ -130,19 +133,18 @@ describe('auto: one look across formats', () => {
     expect([both.format, both.bytes]).toEqual(smallest(base, [webp, avif]));
   });
 
-  it('a JPEG saved off the grid of an earlier save: the rule reads the last save, WebP 9 and AVIF 6 above the scale 5 below it', async () => {
+  it('a JPEG saved off the grid of an earlier save: the rule reads the last save; 5 below it no WebP, AVIF 13.5 above the scale', async () => {
     // testorig decoded, 3 columns and 5 rows cut off, saved at 85: its blocks straddle testorig's.
     const input = await fixture('engine/off-grid-q85.jpg');
     const header = readHeader(input);
     expect([header.width, header.height, header.sampling[0], header.quality]).toEqual([224, 144, { h: 2, v: 2 }, 85]);
-    expect([lookQuality(header, 'webp', 80), lookQuality(header, 'avif', 80)]).toEqual([90, 59]);
+    expect([lookQuality(header, 'webp', 80), lookQuality(header, 'avif', 80)]).toEqual([undefined, 67]);
     expect([lookQuality(header, 'webp', 85), lookQuality(header, 'avif', 85)]).toEqual([undefined, undefined]);
     const base = await compress(input, 80, '*/*');
-    const candidates = [{ format: 'webp', bytes: await encoded(input, 'webp', 90) }, { format: 'avif', bytes: await encoded(input, 'avif', 59) }];
     const both = await compress(input, 80, BOTH);
-    expect([both.format, both.bytes]).toEqual(smallest(base, candidates));
-    const kept = await compress(input, 85, WEBP);
-    expect([kept.format, kept.notes]).toEqual(['jpeg', [...(await compress(input, 85, '*/*')).notes, 'format-kept-for-look']]);
+    expect([both.format, both.bytes]).toEqual(smallest(base, [{ format: 'avif', bytes: await encoded(input, 'avif', 67) }]));
+    const kept = await compress(input, 80, WEBP);
+    expect([kept.format, kept.bytes, kept.notes]).toEqual(['jpeg', base.bytes, [...base.notes, 'format-kept-for-look']]);
   });
 
   it('a PNG photo: WebP raised 3.5 at 70, at the scale from 75; AVIF at the scale', async () => {
@@ -168,6 +170,20 @@ describe('auto: one look across formats', () => {
     const highBase = await compress(input, 85, '*/*');
     const high = await compress(input, 85, WEBP);
     expect([high.format, high.bytes, high.notes]).toEqual(['png', highBase.bytes, [...highBase.notes, 'format-kept-for-look']]);
+  });
+
+  it("a PNG render (4 to 6 bits a pixel): WebP and AVIF at least at service 90's qualities, whatever the quality asked", async () => {
+    const input = await fixture('engine/pngsuite/cdun2c08.png');
+    const header = readHeader(input);
+    const bitsPerPixel = (header.fileBytes * 8) / (header.width * header.height);
+    expect(bitsPerPixel > 4 && bitsPerPixel < 6).toBe(true);
+    const at90 = [encoderQuality('webp', 90), encoderQuality('avif', 90)];
+    expect([lookQuality(header, 'webp', 70), lookQuality(header, 'avif', 70)]).toEqual(at90);
+    expect([lookQuality(header, 'webp', 95), lookQuality(header, 'avif', 95)]).toEqual([encoderQuality('webp', 95), encoderQuality('avif', 95)]);
+    const base = await compress(input, 70, '*/*');
+    const both = await compress(input, 70, BOTH);
+    const candidates = [{ format: 'webp', bytes: await encoded(input, 'webp', at90[0]!) }, { format: 'avif', bytes: await encoded(input, 'avif', at90[1]!) }];
+    expect([both.format, both.bytes]).toEqual(smallest(base, candidates));
   });
 
   it("a lossy WebP: its libwebp quality read from its quantisers; no AVIF where it is under 3 above our WebP's, else AVIF at the scale", async () => {

