@@ -25,11 +25,14 @@ export class EngineMemory {
   private js = 0;
   /** The most engine bytes (WASM + JS) seen since the last takePeak(). */
   private peak = 0;
+  /** JS bytes last refused (allowsJs), since the last acquire(); 0 when none was. */
+  private refusedJs = 0;
 
   constructor(readonly budget: number = ENGINE_BUDGET_BYTES) {}
 
   /** The memory an instance is made over: the one in use, a revived retired one, or a new one. */
   acquire(): WebAssembly.Memory {
+    this.refusedJs = 0;
     if (this.current) return this.current;
     const revived = this.retired?.deref();
     this.retired = undefined;
@@ -83,6 +86,23 @@ export class EngineMemory {
   /** Whether `extra` more bytes, WASM or JS, keep the engine within its budget. */
   allows(extra: number): boolean {
     return this.wasmBytes() + this.js + extra <= this.budget;
+  }
+
+  /** allows() for `extra` JS bytes, remembering a refusal for refusedOnlyBeside(). */
+  allowsJs(extra: number): boolean {
+    const allowed = this.allows(extra);
+    if (!allowed) this.refusedJs = extra;
+    return allowed;
+  }
+
+  /**
+   * Whether the last JS bytes refused would have fitted beside `ownWasmBytes` of WASM memory instead of the whole
+   * memory: a job on a revived memory larger than it grew was refused room that memory's earlier job had taken.
+   */
+  refusedOnlyBeside(ownWasmBytes: number): boolean {
+    // A fresh memory starts at INITIAL_BYTES and grows by whole pages.
+    const own = Math.max(INITIAL_BYTES, Math.ceil(ownWasmBytes / PAGE_BYTES) * PAGE_BYTES);
+    return this.refusedJs > 0 && this.wasmBytes() > own && own + this.js + this.refusedJs <= this.budget;
   }
 
   /** Counts `bytes` of JS buffers against the budget until the returned function is called. */

@@ -168,7 +168,7 @@ export class HostIo {
   /** Fails the job unless an output buffer of `bytes` is within its plan and the engine's budget. */
   private ensureRoom(bytes: number): void {
     if (bytes > this.planned) throw new EngineFailure(FAIL_MEMORY, 'the output is larger than the job was planned for');
-    if (!this.memory.allows(bytes - this.output.byteLength)) throw new EngineFailure(FAIL_MEMORY, 'the output does not fit the memory budget');
+    if (!this.memory.allowsJs(bytes - this.output.byteLength)) throw new EngineFailure(FAIL_MEMORY, 'the output does not fit the memory budget');
   }
 
   private countOutput(): void {

@@ -250,6 +250,9 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       return output;
     } catch (error) {
       report();
+      // A memory retired after an earlier job, revived before the collector reclaimed it, keeps the size that job
+      // grew it to: room this job never needed, which a fresh memory would have left it (issue 35 item 7).
+      const carried = error instanceof EngineFailure && error.kind === FAIL_MEMORY && memory.refusedOnlyBeside(exports.heap_top());
       io.end();
       if (error instanceof EngineStalled) {
         // Its stack may still be suspended in the instance: neither it nor its memory is used again.
@@ -261,6 +264,13 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
         });
       }
       retire();
+      if (carried) {
+        // The collector's timing, not the image: answered as busy, not as too large.
+        throw new ApiError('service_unavailable', 'The engine is still holding memory an earlier image needed; nothing was charged. Try again in 1 s.', {
+          headers: { 'Retry-After': '1' },
+          cause: error,
+        });
+      }
       throw asApiError(error, header);
     } finally {
       watching = undefined;
