@@ -10,7 +10,7 @@ import { LARGEST_REQUEST_BYTES } from './sizes';
  */
 export const QUEUED_CPU_MS = 60_000;
 
-/** What one request holds of the isolate's byte budget, from its first byte until it is answered. */
+/** What one request holds of the isolate's byte budget, from its first byte until its answer is sent. */
 export interface ByteClaim {
   /** The bytes held now. */
   readonly bytes: number;
@@ -21,6 +21,11 @@ export interface ByteClaim {
   grow(bytes: number): void;
   /** Throws the same 503 when `bytes` more could not be held now (a body announced larger than what is free), holding nothing. */
   refuseUnlessFits(bytes: number): void;
+  /**
+   * Holds exactly `bytes` from now, whatever the budget: what a request keeps once its work is done (its
+   * answer, until it is sent). Those bytes exist already; refusing them would only waste the work.
+   */
+  keep(bytes: number): void;
   /** Gives `bytes` back (no longer held). */
   shrink(bytes: number): void;
   /** Gives everything back: the request is answered. */
@@ -29,8 +34,8 @@ export interface ByteClaim {
 
 /**
  * One isolate's admission budget, in two measures: the bytes requests hold outside the engine (bodies
- * being read and parsed, url bodies in flight, images waiting for the engine or in it; the arithmetic
- * is in memory.ts), and the CPU time the engine's queue is predicted to take. A request that would pass
+ * being read and parsed, url bodies in flight, images waiting for the engine or in it, answers not yet
+ * sent; the arithmetic is in memory.ts), and the CPU time the engine's queue is predicted to take. A request that would pass
  * either is answered 503 with a Retry-After of the queued CPU time, and is charged nothing
  * (src/limits/charged-nothing.ts). The bytes are also counted per holder, an account or a client
  * network, each of which holds at most `maxHolderBytes` at once (decisions.md, "A slow client holds
@@ -67,6 +72,10 @@ export class Admission {
       },
       refuseUnlessFits(bytes) {
         admission.#refuseUnlessFits(bytes, holder);
+      },
+      keep(bytes) {
+        admission.#count(bytes - held, holder);
+        held = bytes;
       },
       shrink(bytes) {
         const given = Math.min(bytes, held);

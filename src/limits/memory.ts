@@ -9,8 +9,9 @@
  *   of it). The memory model admits a job only when its estimate fits; the enforcement makes a model miss
  *   one 413.
  * - REQUEST_BYTES_BUDGET, 24 MiB, for what requests hold outside the engine, from their first byte
- *   (src/limits/admission.ts counts it): bodies being read and parsed, url bodies in flight, and the
- *   images of requests waiting for the engine or in it, until they are answered. A body is parsed as it
+ *   (src/limits/admission.ts counts it): bodies being read and parsed, url bodies in flight, the images
+ *   of requests waiting for the engine or in it, until they are answered, and answers until they are
+ *   sent (an answer its client does not read stays in the budget, src/routes/image-response.ts). A body is parsed as it
  *   arrives into one buffer that grows in place by what came (src/input/image-buffer.ts), counted as it
  *   grows, so a request holds its image once, and nothing for bytes it only announced; plus while it is
  *   read the 64 KiB chunk in hand and ENVELOPE_BYTES (64 KiB) of other fields: a largest upload, base64

@@ -14,8 +14,8 @@ import { imageResponse } from './image-response';
 
 /**
  * POST /v1/compress: key, per-minute limit, request checks, quota, then the image work. What the request
- * holds (its body as it is parsed, a url body as it arrives, the image until it is answered) is counted
- * in its claim on the isolate's bytes, within the account's share of them; a 503 when they are full
+ * holds (its body as it is parsed, a url body as it arrives, the image until it is answered, the answer
+ * until it is sent) is counted in its claim on the isolate's bytes, within the account's share of them; a 503 when they are full
  * gives the quota slot and the minute back (limit-per-minute.ts).
  */
 export const compressRoute = new Hono<AppEnv>().post('/v1/compress', authenticate({ holdQuotaSlot: true }), limitPerMinute(), async (c) => {
@@ -42,9 +42,11 @@ export const compressRoute = new Hono<AppEnv>().post('/v1/compress', authenticat
       originalSize: input.length,
       varyOnAccept: options.format === 'auto',
       ...(crop ? { headers: { 'X-Crop': `${crop.left},${crop.top},${crop.width},${crop.height}` } } : {}),
+      claim,
     });
-  } finally {
+  } catch (error) {
     claim.release();
+    throw error;
   }
 });
 

@@ -25,7 +25,7 @@ function demoHeaders(windows: NamedWindow[], nowMs: number): Record<string, stri
  * POST /v1/demo-compress: no key; not for other websites (403); 5 requests per hour per client address
  * (IPv6 per /64) and 30 per network (IPv4 /24, IPv6 /48). Every request counts, refused ones included;
  * a 429 itself does not, nor a 503 of a busy isolate (the hit is given back). What the request holds is
- * counted in its claim on the isolate's bytes from its first byte until it is answered, within its
+ * counted in its claim on the isolate's bytes from its first byte until its answer is sent, within its
  * network's share of them.
  */
 export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) => {
@@ -62,14 +62,13 @@ export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) 
       cpuBudgetMs: DEMO_CPU_BUDGET_MS,
       timing: c.get('timing'),
     });
-    return imageResponse({ ...result, originalSize: input.length, varyOnAccept: true, headers: demoHeaders(windows, nowMs) });
+    return imageResponse({ ...result, originalSize: input.length, varyOnAccept: true, headers: demoHeaders(windows, nowMs), claim });
   } catch (err) {
+    claim.release();
     if (!(err instanceof ApiError)) throw err;
     const refunded = await giveBackHit(c.env, err, subject, hit.hitId);
     const after = refunded ? windows.map((w) => ({ ...w, remaining: w.remaining + 1 })) : windows;
     Object.assign(err.headers, demoHeaders(after, nowMs));
     throw err;
-  } finally {
-    claim.release();
   }
 });

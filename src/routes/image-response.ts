@@ -1,4 +1,6 @@
 import type { CompressionNote } from '../image/pipeline';
+import type { ByteClaim } from '../limits/admission';
+import { BODY_CHUNK_BYTES } from '../limits/sizes';
 import type { OutputFormat } from '../image/types';
 import { MIME_TYPES } from '../image/types';
 
@@ -10,6 +12,8 @@ export interface ImageResponseParts {
   /** Format auto: the output may depend on Accept, so caches must key on it. */
   varyOnAccept: boolean;
   headers?: Record<string, string>;
+  /** The request's claim on the isolate's bytes, which the answer keeps until it is sent (answerBody). */
+  claim: ByteClaim;
 }
 
 /**
@@ -21,6 +25,36 @@ export function savingsPercent(original: number, compressed: number): number {
   const percent = (100 * (original - compressed)) / original;
   const rounded = Math.round(Math.abs(percent));
   return percent < 0 && rounded > 0 ? -rounded : rounded;
+}
+
+/**
+ * The answer's bytes as its body, counted in the request's claim until they are sent: from now the claim
+ * holds them alone (the input is no longer needed), and it is given back once the runtime has taken the
+ * last piece, or when the client leaves (the stream is cancelled). So answers their clients have not read
+ * stay inside the isolate's budget: 100 unread answers of 660 KB cannot hold 66 MiB outside it (issue 35).
+ * Each piece handed over is a copy, so the runtime never keeps the whole answer alive through a view.
+ */
+export function answerBody(bytes: Uint8Array, claim: ByteClaim): ReadableStream<Uint8Array> {
+  claim.keep(bytes.length);
+  let rest: Uint8Array | undefined = bytes;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (rest?.length) controller.enqueue(rest.slice(0, BODY_CHUNK_BYTES));
+        rest = rest?.subarray(BODY_CHUNK_BYTES);
+        if (rest?.length) return;
+        rest = undefined;
+        claim.release();
+        controller.close();
+      },
+      cancel() {
+        rest = undefined;
+        claim.release();
+      },
+    },
+    // Nothing is taken before the runtime asks for it.
+    { highWaterMark: 0 },
+  );
 }
 
 /** A 200 with the compressed image and the size headers of the contract. */
@@ -36,5 +70,5 @@ export function imageResponse(parts: ImageResponseParts): Response {
   });
   if (parts.varyOnAccept) headers.set('Vary', 'Accept');
   if (parts.notes.length) headers.set('X-Compression-Notes', parts.notes.join(', '));
-  return new Response(parts.bytes, { status: 200, headers });
+  return new Response(answerBody(parts.bytes, parts.claim), { status: 200, headers });
 }
