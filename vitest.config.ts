@@ -16,7 +16,7 @@ export default defineConfig({
         // `npm start` does, with links to its loopback origin, not to the URL the tests call (api.test), and
         // with an operator token for /operator/* (test/helpers/api.ts operatorReload).
         // TEST_CLOCK_START: see test/helpers/clock.ts. FUZZ_FIRST_CASE: see test/fuzz/model.fuzz.ts.
-        // FUZZ_DEFLATE_CASES: see test/fuzz/deflate.fuzz.ts.
+        // FUZZ_DEFLATE_CASES: see test/fuzz/deflate.fuzz.ts. SOAK_REQUESTS, SOAK_LANES: see test/soak/mixed-paths.soak.ts.
         bindings: {
           TEST_MIGRATIONS: await readD1Migrations(resolve(root, 'migrations')),
           MAIL_TRANSPORT: 'outbox',
@@ -25,6 +25,8 @@ export default defineConfig({
           TEST_CLOCK_START: process.env.TEST_CLOCK_START ?? '',
           FUZZ_FIRST_CASE: process.env.FUZZ_FIRST_CASE ?? '',
           FUZZ_DEFLATE_CASES: process.env.FUZZ_DEFLATE_CASES ?? '',
+          SOAK_REQUESTS: process.env.SOAK_REQUESTS ?? '',
+          SOAK_LANES: process.env.SOAK_LANES ?? '',
         },
         // Cloudflare's send_email binding as wrangler simulates it, for the test of MAIL_TRANSPORT=cloudflare.
         email: { send_email: [{ name: 'EMAIL', allowed_sender_addresses: ['login@squeeze.test'], allowed_destination_addresses: ['allowed@example.com'] }] },

@@ -15,6 +15,9 @@ declare global {
       FUZZ_FIRST_CASE: string;
       /** How many crafted deflate streams the deflate fuzz sends, or '' for its default (test/fuzz/deflate.fuzz.ts). */
       FUZZ_DEFLATE_CASES: string;
+      /** The mixed soak's requests and cases at a time, or '' for its defaults (test/soak/mixed-paths.soak.ts). */
+      SOAK_REQUESTS: string;
+      SOAK_LANES: string;
       /** Serves test/fixtures/<name> from disk. */
       FIXTURES: Fetcher;
       /** The static site (wrangler.toml [assets]), with public/_headers applied. */
