@@ -51,13 +51,14 @@ const PNG_GRAPHIC_BITS_PER_PIXEL = 4;
 const PNG_GRAPHIC_WEBP_UP_TO = 85;
 
 /**
- * A PNG of 4 to 6 bits per pixel is a render with gradients, whose 256 colours keep most of its look: on the held-out
+ * A PNG of 4 to 5 bits per pixel is a render with flat areas, whose 256 colours keep most of its look: on the held-out
  * part, once seen, symbolic.png (4.6) looked 81.2 as our PNG at every service quality, and WebP and AVIF needed 87.3
- * and 57 (WebP at 78, service 70's, looked 71.6). From such a PNG both are made at least at their
- * scale's quality for service 90 (WebP 89: 83.1; AVIF 66: 82.8), still 0.48x and 0.47x the PNG's bytes. The photos
- * (7.6 to 10.3 bits per pixel) looked 69.3 to 78.7 as our PNG.
+ * and 57 (WebP at 78, service 70's, looked 71.6). From such a PNG both are made at least at their scale's quality for
+ * service 90 (WebP 89: 83.1; AVIF 66: 82.8), still 0.48x and 0.47x the PNG's bytes. The photos (7.6 to 10.3 bits per
+ * pixel) looked 69.3 to 78.7 as our PNG, and the smooth 4 MP Kite wallpaper's PNG (5.7, bench/cpu.mjs) 58.3 at
+ * service 80, against 70.5 for WebP at the scale's 81 and 77.3 at 89 (2.08x the bytes): the bound is under it.
  */
-const PNG_RENDER_BITS_PER_PIXEL = 6;
+const PNG_RENDER_BITS_PER_PIXEL = 5;
 const PNG_RENDER_SERVICE = 90;
 
 /**
