@@ -5,39 +5,14 @@
 // rise (peak minus the idle server's), so two checkouts compare on one machine in one run. The images are
 // real 64x64 PNGs carrying a 9.2 MiB private chunk: large bodies the engine spends almost nothing on.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crc32, deflateSync } from 'node:zlib';
+import { benchCheckouts, largePng, multipart } from './uploads.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const MiB = 1_048_576;
-
-function chunk(type, data) {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  data.copy(out, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
-}
-
-/** A 64x64 black RGB PNG with `filler` bytes in a private ancillary chunk (fiLl). */
-function largePng(filler) {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(64, 0);
-  ihdr.writeUInt32BE(64, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const idat = deflateSync(Buffer.alloc(64 * (1 + 64 * 3)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('fiLl', Buffer.alloc(filler, 7)), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
-}
-
-function multipart(bytes) {
-  const boundary = '----squeezeUploadMemory';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="large.png"\r\nContent-Type: image/png\r\n\r\n`);
-  return { body: Buffer.concat([head, bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
-}
 
 /** Resident memory of the workerd processes under `rootPid`, in bytes. */
 function workerdRss(rootPid) {
@@ -106,20 +81,7 @@ async function runScenario(checkout, scenario) {
   }
 }
 
-function baselineCheckout(revision) {
-  const dir = mkdtempSync(join(tmpdir(), 'squeeze-baseline-'));
-  execFileSync('git', ['-C', root, 'worktree', 'add', '--detach', dir, revision], { stdio: 'ignore' });
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
-  return {
-    dir,
-    remove: () => execFileSync('git', ['-C', root, 'worktree', 'remove', '--force', dir], { stdio: 'ignore' }),
-  };
-}
-
-const baselineRevision = process.env.BASELINE;
-const baseline = baselineRevision ? baselineCheckout(baselineRevision) : undefined;
-const head = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-const checkouts = [...(baseline ? [{ label: `baseline ${baselineRevision}`, dir: baseline.dir }] : []), { label: `this checkout (${head})`, dir: root }];
+const { revision: baselineRevision, list: checkouts, remove: removeBaseline } = benchCheckouts(root);
 const rows = [];
 try {
   for (const scenario of scenarios) {
@@ -134,7 +96,7 @@ try {
     }
   }
 } finally {
-  baseline?.remove();
+  removeBaseline();
 }
 
 const mib = (bytes) => (bytes / MiB).toFixed(0);

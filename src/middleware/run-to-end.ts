@@ -11,12 +11,18 @@ import type { AppEnv } from '../env';
  * client that has gone is never sent, so its body is cancelled: what it held of the isolate until sent
  * (src/routes/image-response.ts, answerBody) is given back. A client that leaves while its answer is being
  * sent has its body cancelled by the runtime.
+ *
+ * A request body left unread (a request refused before its body: 401, 413 by Content-Length, 503 when it
+ * cannot fit) is cancelled too: workerd sends no answer while it waits for the rest of a body nobody
+ * reads, so a slow client refused at once would otherwise hear nothing until it stopped sending.
  */
 export function runToEnd(): MiddlewareHandler<AppEnv> {
   return async function runToEndMiddleware(c, next) {
     const done = next();
     c.executionCtx.waitUntil(done.catch(() => undefined));
     await done;
-    if (c.req.raw.signal.aborted) await c.res.body?.cancel().catch(() => undefined);
+    const { body, bodyUsed, signal } = c.req.raw;
+    if (body && !bodyUsed) await body.cancel().catch(() => undefined);
+    if (signal.aborted) await c.res.body?.cancel().catch(() => undefined);
   };
 }
