@@ -46,27 +46,36 @@ const COLUMNS = [
   ['→ JPEG, maxWidth 2560', 'jpeg', 2560],
   ['→ WebP, maxWidth 2560', 'webp', 2560],
   ['→ AVIF, maxWidth 2560', 'avif', 2560],
+  ['→ JPEG, 400x400 cover', 'jpeg', { width: 400, height: 400, fit: 'cover' }],
 ];
 const cap = process.env.NOCAP ? Infinity : m.MAX_INPUT_PIXELS;
 const ceiling = process.env.NOCAP ? 400 : m.MAX_INPUT_PIXELS / 1e6;
 
-function admits(kind, megapixels, format, maxWidth) {
+/** `box`: a maxWidth, or the geometry fields of a request. */
+function admits(kind, megapixels, format, box) {
   const width = Math.round(Math.sqrt(megapixels * 1e6 * 1.5));
   const height = Math.round(width / 1.5);
   if (width * height > cap) return false;
   const { fileBytesPerPixel = 0, ...fields } = kind;
   const header = { ...m.baseHeader(kind.format, width, height), ...fields, fileBytes: Math.min(m.COMPRESS_MAX_BYTES, Math.round(width * height * fileBytesPerPixel)) };
-  const fitted = m.planGeometry({ width, height }, { maxWidth });
-  const out = { format, quality: m.encoderQuality(format, Number(process.env.Q ?? 80)), width: fitted.width, height: fitted.height, orientation: 1 };
+  const fitted = m.planGeometry({ width, height }, typeof box === 'object' ? box : { maxWidth: box });
+  const out = {
+    format,
+    quality: m.encoderQuality(format, Number(process.env.Q ?? 80)),
+    width: fitted.width,
+    height: fitted.height,
+    ...(fitted.cropped ? { window: fitted.window } : {}),
+    orientation: 1,
+  };
   return m.estimatePeakBytes(header, out) <= m.ENGINE_BUDGET_BYTES && m.estimateCpuMs(header, out, m.planEncoder(header, out)) <= m.PAID_CPU_BUDGET_MS;
 }
 
 console.log(`| input | ${COLUMNS.map(([title]) => title).join(' | ')} |`);
 console.log(`|---|${COLUMNS.map(() => '---|').join('')}`);
 for (const [name, kind] of Object.entries(KINDS)) {
-  const cells = COLUMNS.map(([, format, maxWidth]) => {
+  const cells = COLUMNS.map(([, format, box]) => {
     let megapixels = 0;
-    while (megapixels < ceiling && admits(kind, megapixels + 1, format, maxWidth)) megapixels++;
+    while (megapixels < ceiling && admits(kind, megapixels + 1, format, box)) megapixels++;
     return megapixels >= ceiling && process.env.NOCAP ? `${ceiling}+` : megapixels;
   });
   console.log(`| ${name} | ${cells.join(' | ')} |`);

@@ -22,6 +22,8 @@ export interface ImageEngine {
    * the image decoded small (codecs/src/attention.c). Throws as transcode does.
    */
   findSubject(input: Uint8Array, header: ImageHeader, out: OutputSpec, limits?: { cpuBudgetMs?: number }): Promise<Box>;
+  /** findSubject's peak memory and CPU milliseconds, from the header alone. */
+  estimateSubject(header: ImageHeader): { peakBytes: number; cpuMs: number };
   /**
    * Counts `bytes` of JS buffers the request holds (an earlier candidate's output, a copy made to
    * carry a profile) against the engine's budget until the returned function is called.

@@ -115,7 +115,11 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const optional = otherFormats.flatMap((spec) => oneLook(header, spec, request.quality) ?? []);
   let lookSkipped = optional.length < otherFormats.length;
   const cpuBudgetMs = request.cpuBudgetMs ?? PAID_CPU_BUDGET_MS;
-  const primaryCost = jobCost(engine, header, primary!);
+  // gravity=auto's job runs first, alone: the larger peak of the two, and both CPU times.
+  const smartCrop = request.gravity === 'auto' && geometry.cropped;
+  const subject = smartCrop ? engine.estimateSubject(header) : { peakBytes: 0, cpuMs: 0 };
+  const transcodeCost = jobCost(engine, header, primary!);
+  const primaryCost = { peakBytes: Math.max(transcodeCost.peakBytes, subject.peakBytes), cpuMs: transcodeCost.cpuMs + subject.cpuMs };
   checkBudget(header, primary!, primaryCost, cpuBudgetMs);
   let cpuMs = primaryCost.cpuMs;
   const alternatives: Array<{ spec: OutputSpec; cost: JobCost }> = [];
@@ -175,7 +179,6 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
       return undefined;
     }
   };
-  const smartCrop = request.gravity === 'auto' && geometry.cropped;
   let window = geometry.window;
   const placed = (spec: OutputSpec): OutputSpec => (smartCrop ? { ...spec, window } : spec);
   const changeAsked = geometry.cropped || geometry.padded || geometry.resized || primary!.format !== header.format;

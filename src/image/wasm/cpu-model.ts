@@ -11,7 +11,8 @@ import {
   PROGRESS_SCANNED,
 } from './abi';
 import { planAvif } from './avif-plan';
-import { type EncoderPlan, type JpegPlan, componentBlocks, decodedSize, jpegDecodeScale } from './memory-model';
+import { storedWindow } from '../steps/geometry';
+import { type EncoderPlan, type JpegPlan, attentionDecode, componentBlocks, decodedSize, deliveredSize, jpegDecodeScale, storedContent } from './memory-model';
 
 /**
  * The engine's CPU model, beside its memory model: the work of one job predicted from the header as
@@ -48,8 +49,13 @@ const CPU_TERMS = {
   interlacedPngExtraMsPerMp: 40,
   /** libwebp's VP8 and VP8L decoders. Measured: 217 ms/MP lossy (2 MP, q90). */
   webpDecodeMsPerMp: 250,
-  /** The separable resampler, per input megapixel reaching it. Measured: within the decode figures above, about 20 ms/MP. */
+  /**
+   * The separable resampler, per megapixel reaching it or leaving it, whichever is more (enlarging filters each
+   * output sample). Measured: within the decode figures above, about 20 ms/MP.
+   */
   resampleMsPerMp: 30,
+  /** gravity=auto's scoring (codecs/src/attention.c), per megapixel decoded (a JPEG's at 1/8): a Laplacian, saturation and a skin distance a pixel. */
+  attentionMsPerMp: 100,
   /**
    * Encoders, per megapixel of output. Measured on 2 MP noise at q80. jpegli against libjpeg-turbo in one run
    * (decode included, q80 and q100, the larger): progressive 49 ms/MP where libjpeg-turbo's progressive took
@@ -119,10 +125,13 @@ function decodeRowsMs(header: ImageHeader, out: OutputSpec): number {
   const mp = (header.width * header.height) / MP;
   switch (header.format) {
     case 'jpeg': {
+      // Huffman decoding down to the window's last row (those below are never read); the inverse DCT of its blocks only.
+      const window = storedWindow(header, out);
+      const read = (header.width * (window.top + window.height)) / MP;
       const scale = jpegDecodeScale(header, out);
-      const idct = (CPU_TERMS.jpegDecodeMsPerMp - CPU_TERMS.jpegHuffmanMsPerMp) * scale * scale;
+      const idct = ((CPU_TERMS.jpegDecodeMsPerMp - CPU_TERMS.jpegHuffmanMsPerMp) * scale * scale * window.width * window.height) / MP;
       // A buffered file's Huffman decoding happens in its scans (scanMs).
-      return mp * ((header.coefficientsBuffered ? 0 : CPU_TERMS.jpegHuffmanMsPerMp) + idct);
+      return (header.coefficientsBuffered ? 0 : read * CPU_TERMS.jpegHuffmanMsPerMp) + idct;
     }
     case 'png':
       return mp * (CPU_TERMS.pngDecodeMsPerMp + (header.interlaced ? CPU_TERMS.interlacedPngExtraMsPerMp : 0));
@@ -293,10 +302,14 @@ function recodeWork(header: ImageHeader): JobWork {
 export function jobWork(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): JobWork {
   if (out.recode) return recodeWork(header);
   const outPixels = out.width * out.height;
-  const decoded = decodedSize(header, out);
-  const resized = outPixels < header.width * header.height;
+  const delivered = deliveredSize(header, out);
+  const window = storedWindow(header, out);
+  const content = storedContent(out);
+  const scale = header.format === 'jpeg' ? jpegDecodeScale(header, out) : 1;
+  const windowPixels = Math.ceil(window.width * scale) * Math.ceil(window.height * scale);
+  const resized = windowPixels !== content.width * content.height;
   const decodePasses = out.format === 'png' && outPixels > MP ? 2 : 1;
-  const resample = resized ? ((header.width * header.height) / MP) * CPU_TERMS.resampleMsPerMp : 0;
+  const resample = resized ? (Math.max(windowPixels, content.width * content.height) / MP) * CPU_TERMS.resampleMsPerMp : 0;
   const framed = (header.format === 'png' && header.interlaced) || (header.format === 'webp' && header.lossless);
   const decode = decodeRowsMs(header, out);
   const frame = framed ? decode * FRAME_DECODE_SHARE : 0;
@@ -311,7 +324,7 @@ export function jobWork(header: ImageHeader, out: OutputSpec, plan: EncoderPlan)
     msPerUnit: {
       ...readingMsPerUnit(header),
       [PROGRESS_FRAME_DECODED]: frame / (header.width * header.height),
-      [PROGRESS_DECODED]: rows / (decoded.width * decoded.height),
+      [PROGRESS_DECODED]: rows / (delivered.width * delivered.height),
       [PROGRESS_SCANNED]: scans / Math.max(1, header.scanBlocks),
       [PROGRESS_ENCODED]: (encode * rowShare) / (outPixels * encoderRowPasses(out)),
       [PROGRESS_ENCODER_STEP]: steps > 0 ? (encode * (1 - rowShare - alphaShare)) / steps : 0,
@@ -319,6 +332,26 @@ export function jobWork(header: ImageHeader, out: OutputSpec, plan: EncoderPlan)
       [PROGRESS_ALPHA_PERCENT]: (encode * alphaShare) / 100,
     },
     timingOnly: out.format === 'webp' ? [PROGRESS_ENCODER_STEP] : [],
+  };
+}
+
+/** gravity=auto's job: the image decoded as small as its decoder can and scored, a pixel at a time (codecs/src/attention.c). */
+export function attentionWork(header: ImageHeader): JobWork {
+  const out = attentionDecode(header);
+  const decoded = decodedSize(header, out);
+  const framed = (header.format === 'png' && header.interlaced) || (header.format === 'webp' && header.lossless);
+  const decode = decodeRowsMs(header, out);
+  const frame = framed ? decode * FRAME_DECODE_SHARE : 0;
+  const rows = decode - frame + ((decoded.width * decoded.height) / MP) * CPU_TERMS.attentionMsPerMp;
+  const scans = scanMs(header);
+  return {
+    ms: frame + rows + scans + readingMs(header),
+    msPerUnit: {
+      ...readingMsPerUnit(header),
+      [PROGRESS_FRAME_DECODED]: frame / (header.width * header.height),
+      [PROGRESS_DECODED]: rows / (decoded.width * decoded.height),
+      [PROGRESS_SCANNED]: scans / Math.max(1, header.scanBlocks),
+    },
   };
 }
 

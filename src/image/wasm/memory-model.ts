@@ -1,5 +1,6 @@
 import { ENGINE_BUDGET_BYTES } from '../../limits/memory';
 import { libjpegTurboQuality } from '../quality-scale';
+import { storedWindow } from '../steps/geometry';
 import { planAvif } from './avif-plan';
 import type { ImageHeader, OutputSpec } from '../types';
 
@@ -274,23 +275,52 @@ function plannedColourBytes(header: ImageHeader, out: OutputSpec, plan: EncoderP
   return out.width * out.height * colourOutputBytesPerPixel(header, out, plan) * outputShare(header, out, plan) * TERMS.outputMargin;
 }
 
+/** The scaled window as stored (before orientation): what the resampler or cropper hands on, before any margins. */
+export function storedContent(out: OutputSpec): { width: number; height: number } {
+  const { width, height } = out.placed ?? out;
+  return (out.orientation ?? 1) >= 5 ? { width: height, height: width } : { width, height };
+}
+
 /**
  * The DCT scale libjpeg-turbo decodes at (codecs/src/jpeg-decode.c, dct_scale): the smallest M/8 that
- * leaves at least twice the stored size the job wants.
+ * leaves the window (the whole image unless cut) at least twice the stored size the job wants of it.
  */
 export function jpegDecodeScale(header: ImageHeader, out: OutputSpec): number {
-  const [wantW, wantH] = (out.orientation ?? 1) >= 5 ? [out.height, out.width] : [out.width, out.height];
+  const want = storedContent(out);
+  const window = storedWindow(header, out);
   for (let m = 1; m < 8; m++) {
-    if (Math.ceil((header.width * m) / 8) >= 2 * wantW && Math.ceil((header.height * m) / 8) >= 2 * wantH) return m / 8;
+    if (Math.ceil((window.width * m) / 8) >= 2 * want.width && Math.ceil((window.height * m) / 8) >= 2 * want.height) return m / 8;
   }
   return 1;
 }
 
-/** The size the decoder hands to the resampler (JPEG may scale in the DCT first). */
+/** The whole image at the size the decoder makes it (JPEG may scale in the DCT first): its row buffers' width. */
 export function decodedSize(header: ImageHeader, out: OutputSpec): { width: number; height: number } {
   if (header.format !== 'jpeg') return header;
   const scale = jpegDecodeScale(header, out);
   return { width: Math.ceil(header.width * scale), height: Math.ceil(header.height * scale) };
+}
+
+/**
+ * The rows the decoder hands over, as PROGRESS_DECODED counts them: a JPEG decoder only the window's rows, and its
+ * columns from the iMCU column the window starts in (jpeg_crop_scanline); the others every row, whole.
+ */
+export function deliveredSize(header: ImageHeader, out: OutputSpec): { width: number; height: number } {
+  if (header.format !== 'jpeg') return header;
+  const decoded = decodedSize(header, out);
+  const scale = jpegDecodeScale(header, out);
+  const window = storedWindow(header, out);
+  const span = (start: number, length: number, size: number) => Math.min(size, Math.ceil((start + length) * scale)) - Math.floor(start * scale);
+  const imcu = Math.max(1, ...header.sampling.map((c) => c.h)) * 8 * scale;
+  const width = window.width === header.width ? decoded.width : Math.min(decoded.width, span(window.left, window.width, decoded.width) + imcu);
+  return { width, height: span(window.top, window.height, decoded.height) };
+}
+
+/** The window as it reaches the resampler: at the decoder's scale, its own columns and rows only. */
+function windowAtScale(header: ImageHeader, out: OutputSpec): { width: number; height: number } {
+  const scale = header.format === 'jpeg' ? jpegDecodeScale(header, out) : 1;
+  const window = storedWindow(header, out);
+  return { width: Math.ceil(window.width * scale), height: Math.ceil(window.height * scale) };
 }
 
 type Sampling = ReadonlyArray<{ h: number; v: number }>;
@@ -426,22 +456,29 @@ function encodeBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): n
   }
 }
 
-/** Rotating or flipping vertically (orientations 3 to 8) needs the whole output frame; 2 mirrors rows. */
+/** Rotating or flipping vertically (orientations 3 to 8) needs the whole scaled window; 2 mirrors rows. */
 function orientBytes(header: ImageHeader, out: OutputSpec): number {
   if ((out.orientation ?? 1) <= 2) return 0;
-  return out.width * out.height * channels(header) * TERMS.orientationFrameBytesPerSample;
+  const content = storedContent(out);
+  return content.width * content.height * channels(header) * TERMS.orientationFrameBytesPerSample;
+}
+
+/** pad's margins (codecs/src/frame.c): a row of background and the row being filled, of the output's width, RGBA at most. */
+function padBytes(out: OutputSpec): number {
+  return out.placed ? 2 * out.width * 4 : 0;
 }
 
 /** WASM memory of the job: every term at once (the model does not rely on one part freeing before the next). */
 function wasmPeakBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   if (out.recode) return TERMS.baseBytes + jpegCoefficientBytes(header.width, header.height, header.sampling) + TERMS.jpegRecodeBytes;
-  const decoded = decodedSize(header, out);
-  const [storedW, storedH] = (out.orientation ?? 1) >= 5 ? [out.height, out.width] : [out.width, out.height];
+  const window = windowAtScale(header, out);
+  const content = storedContent(out);
   return (
     TERMS.baseBytes +
     decodeBytes(header, out) +
-    resamplerBytes(decoded.width, decoded.height, storedW, storedH, channels(header)) +
+    resamplerBytes(window.width, window.height, content.width, content.height, channels(header)) +
     orientBytes(header, out) +
+    padBytes(out) +
     encodeBytes(header, out, plan)
   );
 }
@@ -462,6 +499,18 @@ function jsBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): numbe
 
 function peakWith(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   return wasmPeakBytes(header, out, plan) + jsBytes(header, out, plan);
+}
+
+/** gravity=auto's job (codecs/src/attention.c): the image decoded as small as its decoder can, three rows of luma and two of colour. */
+export function attentionPeakBytes(header: ImageHeader): number {
+  const out = attentionDecode(header);
+  const decoded = decodedSize(header, out);
+  return Math.ceil(TERMS.baseBytes + decodeBytes(header, out) + decoded.width * (3 * 4 + 2 * 3) + 64 * 1024);
+}
+
+/** What the attention job asks of the decoder: a size so small that a JPEG is decoded at 1/8. */
+export function attentionDecode(header: ImageHeader): OutputSpec {
+  return { format: header.format, quality: 100, width: 1, height: 1 };
 }
 
 /**

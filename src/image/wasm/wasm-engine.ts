@@ -25,11 +25,11 @@ import {
 } from './abi';
 import { AVIF_TUNE, AVIF_YUV444, planAvif } from './avif-plan';
 import { EngineMemory } from './engine-memory';
-import { estimateCpuMs, jobWork } from './cpu-model';
+import { type JobWork, attentionWork, estimateCpuMs, jobWork } from './cpu-model';
 import { EngineFailure, HostIo } from './host-io';
 import { JobWatch } from './job-watch';
 import { promising } from './jspi';
-import { type EncoderPlan, type JpegPlan, RETIRE_AFTER_BYTES, estimatePeakBytes, planEncoder, plannedOutputBytes } from './memory-model';
+import { type EncoderPlan, type JpegPlan, RETIRE_AFTER_BYTES, attentionPeakBytes, estimatePeakBytes, planEncoder, plannedOutputBytes } from './memory-model';
 import { nextTurn } from '../next-turn';
 
 /**
@@ -197,7 +197,10 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
   /** gravity=auto's job: where the subject is (codecs/src/attention.c), the output its window's stored left and top. */
   async function attendJob(input: Uint8Array, header: ImageHeader, out: OutputSpec, cpuBudgetMs: number): Promise<Box> {
     const window = storedWindow(header, out);
-    const bytes = await run(input, header, out, cpuBudgetMs, undefined, ({ attend }) => attend(FORMAT_CODES[header.format], header.width, header.height, window.width, window.height));
+    const bytes = await run(input, header, out, cpuBudgetMs, undefined, {
+      work: attentionWork(header),
+      call: ({ attend }) => attend(FORMAT_CODES[header.format], header.width, header.height, window.width, window.height),
+    });
     const place = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     return uprightWindow(header, out.orientation ?? 1, { ...window, left: place.getInt32(0, true), top: place.getInt32(4, true) });
   }
@@ -208,7 +211,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     out: OutputSpec,
     cpuBudgetMs: number,
     profile: Uint8Array | undefined,
-    call?: (engine: NonNullable<typeof live>) => Promise<void>,
+    other?: { work: JobWork; call: (engine: NonNullable<typeof live>) => Promise<void> },
   ): Promise<Uint8Array> {
     started++;
     const engine = instance();
@@ -223,7 +226,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       (out.alignSteps ? FLAG_JPEG_ALIGN : 0) |
       (out.dcOnLevels ? DC_LEVEL_FLAGS[out.dcOnLevels] : 0) |
       ((out.orientation ?? 1) << ORIENTATION_SHIFT);
-    const work = jobWork(header, out, chosen);
+    const work = other?.work ?? jobWork(header, out, chosen);
     const scale = options.predictionScale ?? 1;
     const watch = new JobWatch({ ...work, ms: work.ms * scale }, { budgetMs: cpuBudgetMs, scans: header.scans }, clock);
     const report = () => {
@@ -242,7 +245,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       const window = storedWindow(header, out);
       const placed = out.placed ?? { left: 0, top: 0, width: out.width, height: out.height };
       exports.geometry(window.left, window.top, window.width, window.height, out.width, out.height, placed.left, placed.top, rgbaWord(out.background ?? WHITE));
-      await watchdog(io, silenceMs, call ? call(engine) : transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, placed.width, placed.height, flags, header.width, header.height));
+      await watchdog(io, silenceMs, other ? other.call(engine) : transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, placed.width, placed.height, flags, header.width, header.height));
       last = { ...last, wasmBytes: exports.heap_top(), outputBufferBytes: io.peakOutputBytes, inputPasses: io.inputPasses };
       report();
       const output = io.finish();
@@ -280,6 +283,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
   return {
     estimatePeakBytes: (header, out) => estimatePeakBytes(header, out, plan(header, out)),
     estimateCpuMs: (header, out) => estimateCpuMs(header, out, plan(header, out)),
+    estimateSubject: (header) => ({ peakBytes: attentionPeakBytes(header), cpuMs: Math.ceil(attentionWork(header).ms) }),
 
     holdJs: (bytes) => memory.holdJs(bytes),
 
