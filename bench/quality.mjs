@@ -15,6 +15,8 @@
 // reserve parts (each run once, on a session's final code). `node bench/quality.mjs oracle`: how jagged our curve is near each service
 // quality on a part (RESAVED_PART, default tuning) and what picking along it would save (bench/resaved-oracle.mjs;
 // RESAVED_SWEEP: the steps of jpegli's quality around the emitted one, default -6,-4,-2,2,4,6); prints, writes nothing.
+// `node bench/quality.mjs one-look`: issue 36's one look across formats on its development set (bench/one-look.mjs), the
+// tuning part with its sweeps; ONE_LOOK_PART=held-out the held-out part, ONE_LOOK_SWEEP=0 or 1 without or with sweeps.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, mkdtempSync, mkdirSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -508,12 +510,14 @@ if (only === 'avif') {
 }
 if (only === 'one-look') {
   const part = process.env.ONE_LOOK_PART ?? 'tuning';
-  const sweep = part === 'tuning';
+  // The tuning part's sweeps (what the rule was fitted on) cost most of its run: ONE_LOOK_SWEEP=0 measures the answers
+  // alone, ONE_LOOK_SWEEP=1 sweeps the held-out part too (once it has been seen).
+  const sweep = process.env.ONE_LOOK_SWEEP ? process.env.ONE_LOOK_SWEEP === '1' : part === 'tuning';
   const rows = await oneLookRows({ current, ssimulacra2, cache, corpus, work, part, sweep });
   const section = [
     `## Quality: one look across formats, the ${part} part`,
     '',
-    `${command('one-look')}${part === 'tuning' ? '' : ` with ONE_LOOK_PART=${part}`} ${at}. ${tools} avifdec is Debian bookworm's (libavif 0.11.1 with dav1d).`,
+    `${command('one-look')}${part === 'tuning' ? '' : ` with ONE_LOOK_PART=${part}`}${process.env.ONE_LOOK_SWEEP ? ` with ONE_LOOK_SWEEP=${process.env.ONE_LOOK_SWEEP}` : ''} ${at}. ${tools} avifdec is Debian bookworm's (libavif 0.11.1 with dav1d).`,
     '',
     "Issue 36's development set (bench/one-look-set.mjs, about 1 MP each: JPEGs saved at 60 to 95, 4:2:0, 4:4:4, grey, progressive,",
     'twice, off their grid; dark grain, gradients, renders; PNG photos and graphics; WebP), each sent through the image path as the',
