@@ -71,6 +71,7 @@ async function runScenario(checkout, scenario) {
     await new Promise((r) => setTimeout(r, 500));
     const statuses = {};
     const seconds = [];
+    let lengthless = 0;
     const started = performance.now();
     for (let i = 0; i < MAX_HONEST && performance.now() - started < WINDOW_S * 1000; i++) {
       const sent = performance.now();
@@ -78,11 +79,13 @@ async function runScenario(checkout, scenario) {
       await response.arrayBuffer();
       statuses[response.status] = (statuses[response.status] ?? 0) + 1;
       if (response.status === 200) seconds.push((performance.now() - sent) / 1000);
+      // An answer is streamed to the client (src/routes/image-response.ts): its length must still be on the wire.
+      if (response.status === 200 && response.headers.get('content-length') !== response.headers.get('x-compressed-size')) lengthless += 1;
     }
     for (const connection of slow) connection.close();
     const slowResults = await Promise.all(slow.map((connection) => connection.answered));
     seconds.sort((a, b) => a - b);
-    return { statuses, medianSeconds: seconds[Math.floor(seconds.length / 2)], slow: slowResults };
+    return { statuses, medianSeconds: seconds[Math.floor(seconds.length / 2)], lengthless, slow: slowResults };
   } finally {
     await server.stop();
     rmSync(state, { recursive: true, force: true });

@@ -51,6 +51,8 @@ export function answerBody(bytes: Uint8Array, claim: ByteClaim): ReadableStream<
         rest = undefined;
         claim.release();
       },
+      // workerd's extension: a stream of known length goes out with its Content-Length, not chunked.
+      expectedLength: bytes.length,
     },
     // Nothing is taken before the runtime asks for it.
     { highWaterMark: 0 },
