@@ -112,7 +112,7 @@ const counts = (statuses) =>
     .join(', ');
 const slowly = (results) => results.map((r) => `${r.status} at ${r.seconds.toFixed(1)} s`).join('; ');
 console.log(`\n## Slow clients: honest uploads answered while slow connections trickle (\`${baselineRevision ? `BASELINE=${baselineRevision} ` : ''}npm run bench:slow-clients\`, ${new Date().toISOString().slice(0, 10)})\n`);
-console.log(`| scenario | checkout | honest 9.2 MiB uploads in ${WINDOW_S} s | median seconds of a 200 | the slow connections |\n|---|---|---|---|---|`);
+console.log(`| scenario | checkout | honest 9.2 MiB uploads in ${WINDOW_S} s | median seconds of a 200 | 200s without Content-Length | the slow connections |\n|---|---|---|---|---|---|`);
 for (const r of rows) {
-  console.log(`| ${r.scenario} | ${r.checkout} | ${counts(r.statuses)} | ${r.medianSeconds?.toFixed(2) ?? '-'} | ${slowly(r.slow)} |`);
+  console.log(`| ${r.scenario} | ${r.checkout} | ${counts(r.statuses)} | ${r.medianSeconds?.toFixed(2) ?? '-'} | ${r.lengthless} | ${slowly(r.slow)} |`);
 }
