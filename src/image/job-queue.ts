@@ -1,4 +1,5 @@
 import { admission } from '../limits/admission';
+import { Turns } from './turns';
 
 /**
  * Image jobs in one isolate run one at a time: the isolate's 128 MB is shared by every request it
@@ -8,18 +9,18 @@ import { admission } from '../limits/admission';
  * answered at once with 503 service_unavailable and a Retry-After of the queued time; the routes charge
  * nothing for it.
  */
-let tail: Promise<unknown> = Promise.resolve();
+const turns = new Turns();
 let queued = 0;
 
-export function runExclusive<T>(cpuMs: number, job: () => Promise<T>): Promise<T> {
+export async function runExclusive<T>(cpuMs: number, job: () => Promise<T>): Promise<T> {
   const leave = admission.enqueue(cpuMs);
   queued++;
-  const result = tail.then(job, job).finally(() => {
+  try {
+    return await turns.run(job);
+  } finally {
     queued--;
     leave();
-  });
-  tail = result.catch(() => undefined);
-  return result;
+  }
 }
 
 /** The jobs in the queue, the running one included. */

@@ -31,6 +31,7 @@ import { JobWatch } from './job-watch';
 import { promising } from './jspi';
 import { type EncoderPlan, type JpegPlan, RETIRE_AFTER_BYTES, attentionPeakBytes, estimatePeakBytes, planEncoder, plannedOutputBytes } from './memory-model';
 import { nextTurn } from '../next-turn';
+import { Turns } from '../turns';
 
 /**
  * jpegli's adaptive quantisation, off: on, it makes the dark star field 1.22x the mozjpeg engine's bytes at equal
@@ -177,7 +178,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
   let started = 0;
   let watching: JobWatch | undefined;
   // A job may wait, suspended, for its turn of the event loop: the next one starts after it ends.
-  let running: Promise<unknown> = Promise.resolve();
+  const turns = new Turns();
 
   function instance() {
     if (!live) {
@@ -287,17 +288,8 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
 
     holdJs: (bytes) => memory.holdJs(bytes),
 
-    transcode(input, header, out, limits = {}) {
-      const job = running.then(() => run(input, header, out, limits.cpuBudgetMs ?? PAID_CPU_BUDGET_MS, limits.profile));
-      running = job.catch(() => undefined);
-      return job;
-    },
-
-    findSubject(input, header, out, limits = {}) {
-      const job = running.then(() => attendJob(input, header, out, limits.cpuBudgetMs ?? PAID_CPU_BUDGET_MS));
-      running = job.catch(() => undefined);
-      return job;
-    },
+    transcode: (input, header, out, limits = {}) => turns.run(() => run(input, header, out, limits.cpuBudgetMs ?? PAID_CPU_BUDGET_MS, limits.profile)),
+    findSubject: (input, header, out, limits = {}) => turns.run(() => attendJob(input, header, out, limits.cpuBudgetMs ?? PAID_CPU_BUDGET_MS)),
 
     memoryBytes: () => memory.liveBytes(),
     lastJob: () => last,
