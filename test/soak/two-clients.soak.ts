@@ -11,7 +11,8 @@ const PER_CLIENT = 300;
  * workerd cancels both waiting requests as hung ("the Worker's code had hung and would never generate a
  * response"), and every compression after them. One client alone answered 700 in a row, and the engine alone (no
  * requests) 800 from two callers: it takes jobs of two requests queued behind each other. The same under
- * `wrangler dev` (two clients of 400: 537 answered 200, 63 cancelled, answered 500).
+ * `wrangler dev` (two clients of 400: 537 answered 200, 63 cancelled, answered 500). The cause and the fix:
+ * src/image/turns.ts.
  */
 describe('soak: two clients of honest compressions', () => {
   it(`answers ${2 * PER_CLIENT} compressions from two clients at once`, async () => {
