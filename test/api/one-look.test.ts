@@ -189,22 +189,22 @@ describe('auto: one look across formats', () => {
     expect([both.format, both.bytes]).toEqual(smallest(base, candidates));
   });
 
-  it("a lossy WebP: its libwebp quality read from its quantisers; no AVIF where it is under 3 above our WebP's, else AVIF at the scale", async () => {
+  it('a lossy WebP kept at its size: no AVIF is made, our WebP answered; its libwebp quality is read from its quantisers', async () => {
     // cwebp -q 50, 75, 80 (-low_memory) and 95 of testorig (test/fixtures/engine/LICENSES.md).
     const read = async (name: string) => readHeader(await fixture(`engine/${name}`)).quality;
     expect(await Promise.all(['testorig-q50.webp', 'testorig-q75.webp', 'golden-testorig-q80.webp', 'testorig-q95.webp'].map(read))).toEqual([49, 74, 80, 95]);
     const input = await fixture('engine/golden-testorig-q80.webp');
     const header = readHeader(input);
-    // Our WebP at 80 is libwebp's 81, at 70 its 74: from 80 it re-encodes the input at about its own quantisers.
-    expect([lookQuality(header, 'avif', 80), lookQuality(header, 'avif', 70)]).toEqual([undefined, encoderQuality('avif', 70)]);
-    const base = await compress(input, 80, '*/*');
-    const kept = await compress(input, 80, BOTH);
-    expect([kept.format, kept.bytes, kept.notes]).toEqual(['webp', base.bytes, [...base.notes, 'format-kept-for-look']]);
-    const lower = await compress(input, 70, '*/*');
-    const both = await compress(input, 70, BOTH);
-    expect([both.format, both.bytes]).toEqual(smallest(lower, [{ format: 'avif', bytes: await encoded(input, 'avif', encoderQuality('avif', 70)) }]));
+    // At 70 our WebP is libwebp's 74, 6 under the input's: AVIF at the scale once answered here, and on the confirm
+    // part looked 8.3 and 9.1 points worse than our WebP from 5 and 12 above (docs/benchmarks.md).
+    expect([lookQuality(header, 'avif', 80), lookQuality(header, 'avif', 70)]).toEqual([undefined, undefined]);
+    for (const quality of [70, 80]) {
+      const base = await compress(input, quality, '*/*');
+      const kept = await compress(input, quality, BOTH);
+      expect([kept.format, kept.bytes, kept.notes]).toEqual(['webp', base.bytes, [...base.notes, 'format-kept-for-look']]);
+    }
     const high = readHeader(await fixture('engine/testorig-q95.webp'));
-    expect([lookQuality(high, 'avif', 90), lookQuality(high, 'avif', 95)]).toEqual([encoderQuality('avif', 90), undefined]);
+    expect([lookQuality(high, 'avif', 70), lookQuality(high, 'avif', 90)]).toEqual([undefined, undefined]);
   });
 
   it("PNG input and a resized JPEG keep the scale's qualities: every candidate re-draws the pixels", async () => {

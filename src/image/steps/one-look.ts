@@ -15,12 +15,14 @@ type Points = ReadonlyArray<readonly [number, number]>;
  * ones, and -13.7 to 7.7 from 4:4:4 ones (0 to 7.7 on the grainy one). The held-out part, once seen, moved 4:2:0's
  * AVIF 5 below the input's quality from 6 to 13.5: an off-grid re-save of a smooth wood texture saved at 75 looked
  * 85.3 as our JPEG at service 70 and needed AVIF at 60.4 (13.4 above the scale; the tuning part's three there needed
- * -4.4 to 5.9), still 0.43x our JPEG's bytes at that look.
+ * -4.4 to 5.9), still 0.43x our JPEG's bytes at that look. The confirm part, made after both, raised 4:4:4's lift from
+ * 20 to 10 below the input's quality to 2 (was 0 to 1.5): a dark grainy 4:4:4 landscape saved at 88 needed AVIF 1 above
+ * the scale at service 70 and looked 2.4 points worse than our JPEG at the 0.3 it was given.
  */
 const WEBP_LIFT: Points = [[-25, 5], [-15, 6.5], [-10, 6.5]];
 const AVIF_LIFT: Record<'subsampled' | 'full', Points> = {
   subsampled: [[-15, 1.5], [-10, 4.5], [-5, 13.5]],
-  full: [[-20, 0], [-10, 1.5], [-5, 2], [0, 8], [10, 10]],
+  full: [[-20, 2], [-5, 2], [0, 8], [10, 10]],
 };
 
 /**
@@ -62,15 +64,12 @@ const PNG_RENDER_BITS_PER_PIXEL = 5;
 const PNG_RENDER_SERVICE = 90;
 
 /**
- * From a lossy WebP kept at its size our WebP re-encodes it with libwebp at about its own quantisers wherever our WebP's
- * quality is near the input's (header.quality, as libwebp's -q), and keeps nearly its look, which AVIF re-draws from
- * pixels. On the tuning part (cwebp -q 80 and 90, read as 77 and 89) AVIF at the scale's quality looked 2.2 and 7.2
- * points worse than that WebP where the input was 4 below and 0 above our WebP's quality (matching it took 11.5 and
- * 21.4 more, 1.10x and 1.52x the WebP's bytes), and as good or better from 3 above (it needed 5.5 less; 0.74x to
- * 0.88x the bytes at the look): AVIF is made from 3 above, at the scale's quality.
+ * No AVIF is made from a lossy WebP kept at its size: our WebP re-encodes it with libwebp at about its own quantisers
+ * and keeps nearly its look, which AVIF re-draws from pixels. The rule once made AVIF at the scale's quality from an
+ * input 3 or more above our WebP's quality (header.quality, as libwebp's -q; fitted on two photos of the tuning part);
+ * on the confirm part, made after it, a detailed landscape saved at cwebp -q 85 (read as 87) then got an AVIF 9.1 and
+ * 8.3 points worse than our WebP at service 70 and 80 (12 and 5 above), for 0.57x and 0.62x its bytes.
  */
-const AVIF_FROM_WEBP_ABOVE = 3;
-
 /** The largest encoder quality a look may ask: beyond it the bytes grow faster than any format can win them back. */
 const MAX_QUALITY = 99;
 
@@ -88,7 +87,7 @@ export function oneLook(header: ImageHeader, out: OutputSpec, service: number): 
   if ((out.format !== 'webp' && out.format !== 'avif') || out.quality >= 100) return out;
   if (header.format === 'png') return fromPng(header, out, service);
   if (!asStored(header, out)) return out;
-  if (header.format === 'webp') return header.lossless || header.quality - encoderQuality('webp', service) >= AVIF_FROM_WEBP_ABOVE ? out : undefined;
+  if (header.format === 'webp') return header.lossless ? out : undefined;
   const above = service - header.quality;
   const full = !subsampled(header);
   if (out.format === 'webp' ? above >= WEBP_SKIPPED_FROM : above >= SKIPPED_FROM && !full) return undefined;
