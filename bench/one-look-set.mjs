@@ -5,7 +5,8 @@
 // corpus into bench/.cache/one-look. Split by master: the rule is tuned on the tuning part; the held-out part (other
 // masters) is run only to check the rule once chosen (`node bench/quality.mjs one-look` with ONE_LOOK_PART=held-out).
 // The held-out part failed once and the rule was changed on it; the confirm part (masters neither part has: libjxl's
-// flower, the middle of bryce) was made afterwards and run once, to confirm the rule as landed.
+// flower, the middle of bryce) was made afterwards and failed its first run; the fresh part (bryce's two stretches no
+// other part cuts, a graphic) was made after the rule was changed on it, and run once.
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +24,9 @@ const BRYCE_LEFT = webp('webp/bryce.webp', '| pamcut -left 0 -top 300 -width 240
 const BRYCE_RIGHT = webp('webp/bryce.webp', '| pamcut -left 8700 -top 200 -width 2400 -height 1600');
 const BRYCE_MIDDLE = webp('webp/bryce.webp', '| pamcut -left 4400 -top 250 -width 2400 -height 1600');
 const FLOWER = djpeg('jpeg/flower-im_q85_rgb.jpg');
+/** The two stretches of bryce no other part cuts from. */
+const BRYCE_GAP_LEFT = webp('webp/bryce.webp', '| pamcut -left 2400 -top 300 -width 2000 -height 1400');
+const BRYCE_GAP_RIGHT = webp('webp/bryce.webp', '| pamcut -left 6800 -top 300 -width 1900 -height 1300');
 /** Cut 3 columns and 5 rows off the decoded first save: the second save's blocks straddle the first's. */
 export const OFF_GRID = 'off-grid';
 
@@ -76,9 +80,16 @@ const SET = {
   'dark-grain-bryce-mid-q88-444.jpg': { from: BRYCE_MIDDLE, filter: 'darkGrain', saves: ['-quality 88 -sample 1x1'], part: 'confirm' },
   'flower-was-q85.png': { from: FLOWER, saves: [], as: 'png', part: 'confirm' },
   'bryce-mid-q85.webp': { from: BRYCE_MIDDLE, saves: [], as: 'webp -q 85', part: 'confirm' },
+
+  'bryce-gap-q75.jpg': { from: BRYCE_GAP_LEFT, saves: ['-quality 75'], part: 'fresh' },
+  'bryce-gap-q93-444.jpg': { from: BRYCE_GAP_LEFT, saves: ['-quality 93 -sample 1x1'], part: 'fresh' },
+  'dark-grain-bryce-gap-q80-prog.jpg': { from: BRYCE_GAP_RIGHT, filter: 'darkGrain', saves: ['-quality 80 -progressive'], part: 'fresh' },
+  'grey-bryce-gap-q90.jpg': { from: `${BRYCE_GAP_RIGHT} | ppmtopgm`, saves: ['-quality 90'], part: 'fresh' },
+  'bryce-gap-q70.webp': { from: BRYCE_GAP_RIGHT, saves: [], as: 'webp -q 70', part: 'fresh' },
+  'horse.png': { from: 'pngtopnm -mix -background white $C/graphics/skimage-horse.png', saves: [], as: 'png', part: 'fresh' },
 };
 
-export const ONE_LOOK_PARTS = ['tuning', 'held-out', 'confirm'];
+export const ONE_LOOK_PARTS = ['tuning', 'held-out', 'confirm', 'fresh'];
 
 /** The set's files, made once into `cache`/one-look: [{ name, file, part }], the one part asked for. */
 export function oneLookPhotos(cache, corpus, part = 'tuning') {
