@@ -27,6 +27,8 @@ export class Turns {
       this.#waiting.push(me);
       while (this.#holder !== me) {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        // Passed over while alive (its timer late past UNTAKEN_MS): it waits again, at the back.
+        if (this.#holder !== me && !this.#waiting.includes(me)) this.#waiting.push(me);
         const holder = this.#holder;
         if (holder && !holder.started && Date.now() - holder.givenAt > UNTAKEN_MS) this.#pass();
       }
