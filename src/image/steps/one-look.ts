@@ -17,12 +17,13 @@ type Points = ReadonlyArray<readonly [number, number]>;
  * 85.3 as our JPEG at service 70 and needed AVIF at 60.4 (13.4 above the scale; the tuning part's three there needed
  * -4.4 to 5.9), still 0.43x our JPEG's bytes at that look. The confirm part, made after both, raised 4:4:4's lift from
  * 20 to 10 below the input's quality to 2 (was 0 to 1.5): a dark grainy 4:4:4 landscape saved at 88 needed AVIF 1 above
- * the scale at service 70 and looked 2.4 points worse than our JPEG at the 0.3 it was given.
+ * the scale at service 70 and looked 2.4 points worse than our JPEG at the 0.3 it was given. Beyond 20 below AVIF is not
+ * made (AVIF_SKIPPED_BELOW).
  */
 const WEBP_LIFT: Points = [[-25, 5], [-15, 6.5], [-10, 6.5]];
 const AVIF_LIFT: Record<'subsampled' | 'full', Points> = {
   subsampled: [[-15, 1.5], [-10, 4.5], [-5, 13.5]],
-  full: [[-20, 2], [-5, 2], [0, 8], [10, 10]],
+  full: [[-5, 2], [0, 8], [10, 10]],
 };
 
 /**
@@ -43,14 +44,30 @@ const SKIPPED_FROM = 0;
 const WEBP_SKIPPED_FROM = -10;
 
 /**
+ * No AVIF is made from a JPEG kept at its size saved 20 or more above the service quality: there the lifts read from
+ * the header stopped holding on each part made after them. The fresh part, run once unseen, answered AVIF 2.9 below our
+ * JPEG from a detailed 4:4:4 saved at 93 and 3.0 below from a grey one saved at 90, at service 70; where the parts before
+ * it answered AVIF there, it was 0.6 to 10.4 above (smooth gradients most, detailed and grainy photos least). WebP, whose
+ * lift is larger, looked 0.7 to 10.5 better than our JPEG from every such input of the four parts (10 at service 70).
+ */
+const AVIF_SKIPPED_BELOW = -20;
+
+/**
  * From PNG our PNG is lossy at 95 on photos (quality-scale.ts): it looked 71.4 and 73.2 whatever the service quality
  * on the tuning part's PNG photos, while WebP at the scale's quality looked 70.4 at service 70; WebP is raised up to
- * 75, by the most it needed (3.2). A PNG of under 4 bits per pixel is a graphic (a render: 1.6), whose WebP (4:2:0) could
- * not look as good as our PNG from service 90 (73.4 at any quality against 77.3); from 85 it is not made.
+ * 75, by the most it needed (3.2).
  */
 const WEBP_LIFT_FROM_PNG: Points = [[70, 3.5], [75, 0]];
+
+/**
+ * A PNG of under 4 bits per pixel is a graphic, from which neither WebP nor AVIF is made: our PNG's 256 colours keep
+ * nearly every pixel of line art, text and flat shapes, which WebP and AVIF re-draw, and the header cannot tell those
+ * from a graphic whose colours do not fit. The fresh part's horse (a grey shape, 0.45) looked 93.9 to 94.9 as our PNG at
+ * every quality; its WebP was 2.2 and 2.4 below at service 70 and 80, its AVIF 3.0 to 4.3 below at 70 to 90. What this
+ * gives up: the tuning part's FlyingKonqui render (1.6), whose 256-colour PNG looked 54.5 to 77.3, for WebP 0.5x and
+ * AVIF 0.4x its bytes, better looking.
+ */
 const PNG_GRAPHIC_BITS_PER_PIXEL = 4;
-const PNG_GRAPHIC_WEBP_UP_TO = 85;
 
 /**
  * A PNG of 4 to 5 bits per pixel is a render with flat areas, whose 256 colours keep most of its look: on the held-out
@@ -90,7 +107,7 @@ export function oneLook(header: ImageHeader, out: OutputSpec, service: number): 
   if (header.format === 'webp') return header.lossless ? out : undefined;
   const above = service - header.quality;
   const full = !subsampled(header);
-  if (out.format === 'webp' ? above >= WEBP_SKIPPED_FROM : above >= SKIPPED_FROM && !full) return undefined;
+  if (out.format === 'webp' ? above >= WEBP_SKIPPED_FROM : above <= AVIF_SKIPPED_BELOW || (above >= SKIPPED_FROM && !full)) return undefined;
   const lift = along(out.format === 'webp' ? WEBP_LIFT : AVIF_LIFT[full ? 'full' : 'subsampled'], above);
   const quality = Math.round(out.quality + lift);
   return quality > MAX_QUALITY ? undefined : { ...out, quality: Math.max(1, quality) };
@@ -98,9 +115,8 @@ export function oneLook(header: ImageHeader, out: OutputSpec, service: number): 
 
 function fromPng(header: ImageHeader, out: OutputSpec, service: number): OutputSpec | undefined {
   const bitsPerPixel = (header.fileBytes * 8) / (header.width * header.height);
-  const graphic = bitsPerPixel < PNG_GRAPHIC_BITS_PER_PIXEL;
-  if (graphic && out.format === 'webp' && service >= PNG_GRAPHIC_WEBP_UP_TO) return undefined;
-  const render = !graphic && bitsPerPixel < PNG_RENDER_BITS_PER_PIXEL;
+  if (bitsPerPixel < PNG_GRAPHIC_BITS_PER_PIXEL) return undefined;
+  const render = bitsPerPixel < PNG_RENDER_BITS_PER_PIXEL;
   const lifted = out.format === 'webp' ? Math.round(out.quality + along(WEBP_LIFT_FROM_PNG, service)) : out.quality;
   return { ...out, quality: Math.min(MAX_QUALITY, render ? Math.max(lifted, encoderQuality(out.format, PNG_RENDER_SERVICE)) : lifted) };
 }
