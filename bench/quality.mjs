@@ -16,7 +16,8 @@
 // quality on a part (RESAVED_PART, default tuning) and what picking along it would save (bench/resaved-oracle.mjs;
 // RESAVED_SWEEP: the steps of jpegli's quality around the emitted one, default -6,-4,-2,2,4,6); prints, writes nothing.
 // `node bench/quality.mjs one-look`: issue 36's one look across formats on its development set (bench/one-look.mjs), the
-// tuning part with its sweeps; ONE_LOOK_PART=held-out the held-out part, ONE_LOOK_SWEEP=0 or 1 without or with sweeps.
+// tuning part with its sweeps; ONE_LOOK_PART=held-out, confirm, fresh or unseen that part, ONE_LOOK_SWEEP=0 or 1 without
+// or with sweeps. The whole run writes the section of every part, without sweeps.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, mkdtempSync, mkdirSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,7 @@ import { RESAVED_SERVICE, resavedComparison } from './resaved-quality.mjs';
 import { resavedPhotos } from './resaved.mjs';
 import { resavedOracle } from './resaved-oracle.mjs';
 import { ONE_LOOK_SERVICE, oneLookFitTable, oneLookRows, oneLookTables } from './one-look.mjs';
+import { ONE_LOOK_PARTS } from './one-look-set.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = join(root, 'bench/.cache');
@@ -508,30 +510,32 @@ if (only === 'avif') {
     `(${minutes()} min into the run${avifRowsReused ? `; the rows of ${avifRowsReused} photos measured by earlier runs of this engine and TypeScript, kept in bench/.cache/avif-rows` : ''}.)`,
   ]);
 }
-if (only === 'one-look') {
-  const part = process.env.ONE_LOOK_PART ?? 'tuning';
-  // The tuning part's sweeps (what the rule was fitted on) cost most of its run: ONE_LOOK_SWEEP=0 measures the answers
-  // alone, ONE_LOOK_SWEEP=1 sweeps the held-out part too (once it has been seen).
-  const sweep = process.env.ONE_LOOK_SWEEP ? process.env.ONE_LOOK_SWEEP === '1' : part === 'tuning';
-  const rows = await oneLookRows({ current, ssimulacra2, cache, corpus, work, part, sweep });
-  const section = [
-    `## Quality: one look across formats, the ${part} part`,
-    '',
-    `${command('one-look')}${part === 'tuning' ? '' : ` with ONE_LOOK_PART=${part}`}${process.env.ONE_LOOK_SWEEP ? ` with ONE_LOOK_SWEEP=${process.env.ONE_LOOK_SWEEP}` : ''} ${at}. ${tools} avifdec is Debian bookworm's (libavif 0.11.1 with dav1d).`,
-    '',
-    "Issue 36's development set (bench/one-look-set.mjs, about 1 MP each: JPEGs saved at 60 to 95, 4:2:0, 4:4:4, grey, progressive,",
-    'twice, off their grid; dark grain, gradients, renders; PNG photos and graphics; WebP), each sent through the image path as the',
-    `API runs it (\`compressImage\`) as \`auto\` at service qualities ${ONE_LOOK_SERVICE.join(', ')} with \`Accept: */*\` and with each Accept below;`,
-    "every answer scored with SSIMULACRA2 against the input's decoded pixels. The bar (issue 36): no answer more than 2 points",
-    'below the `*/*` answer, none larger.',
-    '',
-    ...oneLookTables(rows),
-    ...(sweep ? ['', "WebP and AVIF swept over their encoder qualities, interpolated at the `*/*` answer's SSIMULACRA2 (what the rule must predict):", '', ...oneLookFitTable(rows)] : []),
-    '',
-    `(${minutes()} min into the run.)`,
-  ];
-  if (process.env.PHOTOS) console.log(section.join('\n'));
-  else writeDocSection(`quality-one-look-${part}`, 'bench:quality', section);
+if (!only || only === 'one-look') {
+  // `one-look` runs one part (ONE_LOOK_PART, default tuning); the whole run writes every part's section, without sweeps.
+  for (const part of only ? [process.env.ONE_LOOK_PART ?? 'tuning'] : ONE_LOOK_PARTS) {
+    // The tuning part's sweeps (what the rule was fitted on) cost most of its run: ONE_LOOK_SWEEP=0 measures the answers
+    // alone, ONE_LOOK_SWEEP=1 sweeps another part too (once it has been seen).
+    const sweep = process.env.ONE_LOOK_SWEEP ? process.env.ONE_LOOK_SWEEP === '1' : only !== undefined && part === 'tuning';
+    const rows = await oneLookRows({ current, ssimulacra2, cache, corpus, work, part, sweep });
+    const section = [
+      `## Quality: one look across formats, the ${part} part`,
+      '',
+      `${command('one-look')}${only && part !== 'tuning' ? ` with ONE_LOOK_PART=${part}` : ''}${process.env.ONE_LOOK_SWEEP ? ` with ONE_LOOK_SWEEP=${process.env.ONE_LOOK_SWEEP}` : ''} ${at}. ${tools} avifdec is Debian bookworm's (libavif 0.11.1 with dav1d).`,
+      '',
+      "Issue 36's development set (bench/one-look-set.mjs, about 1 MP each: JPEGs saved at 60 to 95, 4:2:0, 4:4:4, grey, progressive,",
+      'twice, off their grid; dark grain, gradients, renders; PNG photos and graphics; WebP), each sent through the image path as the',
+      `API runs it (\`compressImage\`) as \`auto\` at service qualities ${ONE_LOOK_SERVICE.join(', ')} with \`Accept: */*\` and with each Accept below;`,
+      "every answer scored with SSIMULACRA2 against the input's decoded pixels. The bar (issue 36): no answer more than 2 points",
+      'below the `*/*` answer, none larger.',
+      '',
+      ...oneLookTables(rows),
+      ...(sweep ? ['', "WebP and AVIF swept over their encoder qualities, interpolated at the `*/*` answer's SSIMULACRA2 (what the rule must predict):", '', ...oneLookFitTable(rows)] : []),
+      '',
+      `(${minutes()} min into the run.)`,
+    ];
+    if (process.env.PHOTOS) console.log(section.join('\n'));
+    else writeDocSection(`quality-one-look-${part}`, 'bench:quality', section);
+  }
 }
 const today = !only || ['resaved', 'confirm', 'fresh', 'unseen', 'final', 'reserve', 'masters'].includes(only) ? ready(await loadBaseline(root, cache, process.env.TODAY ?? null, 'TODAY')) : undefined;
 const todayCommand = (part) => `${command(part)}${process.env.TODAY ? ` and TODAY=${process.env.TODAY}` : ''}`;
