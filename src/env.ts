@@ -32,6 +32,8 @@ export interface Bindings {
   PUBLIC_ORIGIN?: string;
   /** The most sign-in emails the whole service sends an hour (default 1000). */
   MAIL_PER_HOUR?: string;
+  /** Unset or `on` lets HEIC input in; `off` (any other value) refuses it: HEVC's patents, README "HEIC and AVIF input" (image/input-settings.ts). */
+  HEIC_INPUT?: string;
 }
 
 /** What middleware hands to the routes. */

@@ -8,7 +8,8 @@ import { metadataBlocks } from './container/metadata-blocks';
 import { readKeptMetadata } from './container/read-metadata';
 import { insertMetadata } from './container/write-metadata';
 import { engine } from './engine-instance';
-import { readHeader } from './header/read-header';
+import { readInputHeader } from './header/read-header';
+import type { InputSettings } from './input-settings';
 import { runExclusive } from './job-queue';
 import { encoderQuality } from './quality-scale';
 import { carryIccProfile, profileToCarry } from './steps/carry-icc';
@@ -21,6 +22,7 @@ import { orient } from './steps/orient';
 import { losslessRecoding, onSourceGrid, preferRecoding } from './steps/jpeg-from-jpeg';
 import { refuseAnimation } from './steps/refuse-animation';
 import { refuseIncomplete } from './steps/refuse-incomplete';
+import { refuseUndecoded } from './steps/refuse-undecoded';
 import type { Box, FitMode, Gravity, MetadataClass, OutputFormat, OutputSpec, Rgba } from './types';
 
 export interface CompressRequest {
@@ -45,6 +47,8 @@ export interface CompressRequest {
   cpuBudgetMs?: number;
   /** The request's Server-Timing: the wait for the isolate's engine (`queue`) and the jobs (`engine`). */
   timing?: ServerTiming;
+  /** The deployment's HEIC_INPUT (input-settings.ts); HEIC is let in unless given. */
+  inputs?: InputSettings;
 }
 
 /** What was done to the image, for the X-Compression-Notes header (documented in the README). */
@@ -92,7 +96,8 @@ interface Candidate {
  * optional: it runs only when it fits beside the first job, and is skipped if it fails.
  */
 export async function compressImage(input: Uint8Array, request: CompressRequest): Promise<CompressResult> {
-  const header = readHeader(input);
+  const header = readInputHeader(input);
+  refuseUndecoded(header, request.inputs ?? { heic: true });
   refuseAnimation(header);
   const { orientation, ...displayed } = orient(input, header);
   const geometry = planGeometry(displayed, request);

@@ -114,6 +114,86 @@ export interface ImageHeader {
   complete: boolean;
 }
 
+/** The ISO-BMFF formats read by container/bmff.ts: AVIF (AV1 items) and HEIC (HEVC items), both HEIF files. */
+export type HeifFormat = 'avif' | 'heic';
+
+/** A run of an item's bytes, as file offsets (iloc construction method 1's idat offsets already resolved). */
+export interface Extent {
+  offset: number;
+  length: number;
+}
+
+/** One coded image item (`av01` or `hvc1`): its id, its bytes (the extents in order) and its size (ispe). */
+export interface HeifCodedItem {
+  id: number;
+  extents: Extent[];
+  width: number;
+  height: number;
+}
+
+/**
+ * An image as a decoder makes it: one coded item, or a `grid` of them (ISO/IEC 23008-12 6.6.2.3), each cell
+ * coded alike. Its size is its ispe (a grid's output size, which the cells cover, the last row and column cut).
+ */
+export interface HeifPicture {
+  /** The item: the coded image, or the grid. */
+  id: number;
+  width: number;
+  height: number;
+  codec: 'av01' | 'hvc1';
+  /** The configuration box's body (av1C or hvcC, after its 8-byte header), a view into the file: every cell's. */
+  config: Uint8Array;
+  /** From the configuration: 8, 10 or 12 (av1C), 8 to 16 (hvcC luma); every cell's. */
+  bitDepth: number;
+  chroma: 'mono' | '420' | '422' | '444';
+  /** The coded items: the one image, or the grid's cells in row-major order (rows x columns of them). */
+  tiles: HeifCodedItem[];
+  /** A grid's layout; absent for a single coded item. */
+  grid?: { rows: number; columns: number };
+}
+
+/** colr: the coded colour (nclx, ISO/IEC 23091-2 code points) and/or an ICC profile (a view into the file). */
+export interface HeifColour {
+  nclx?: { primaries: number; transfer: number; matrix: number; fullRange: boolean };
+  icc?: Uint8Array;
+}
+
+/**
+ * What a HEIF/AVIF header says of the file's primary image, read without decoding: what a decoder needs
+ * (items, extents, configuration) and how the decoded picture is displayed. Thumbnails, depth maps and
+ * gain maps are not described (decisions.md, "Inputs phones and web sites produce").
+ */
+export interface HeifImage {
+  /** ftyp's major brand, then its compatible brands. */
+  brands: string[];
+  primary: HeifPicture;
+  /** The auxiliary alpha image (auxl to the primary, auxC's alpha URN), the primary's size. */
+  alpha?: HeifPicture;
+  /** The primary's colour is premultiplied by the alpha (a `prem` reference). */
+  premultiplied: boolean;
+  colour: HeifColour;
+  /** clap: the clean aperture, in the decoded picture's pixels; applied first (MIAF's order). */
+  clap?: Box;
+  /**
+   * irot and imir, composed in the order the item lists them, as the EXIF orientation (1 to 8) that
+   * displays the picture (after clap); imir's axis 0 exchanges top and bottom, as libheif reads it.
+   */
+  orientation: number;
+}
+
+/**
+ * A HEIF/AVIF input's header: the ImageHeader fields (width and height as displayed before irot/imir, that is
+ * the clean aperture's or the picture's size; bitDepth, grey, hasAlpha, fileBytes; complete false when an
+ * extent of the picture runs past the file's end) and the file's layout in `heif`.
+ */
+export interface HeifHeader extends Omit<ImageHeader, 'format'> {
+  format: HeifFormat;
+  heif: HeifImage;
+}
+
+/** The header of any input the service recognises. */
+export type InputHeader = ImageHeader | HeifHeader;
+
 /** What a job must produce: the pipeline has already resolved `auto` and the fitted size. */
 export interface OutputSpec {
   format: OutputFormat;

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors/api-error';
+import { inputSettings } from '../image/input-settings';
 import { compressImage } from '../image/pipeline';
 import { acceptedFormats } from '../image/steps/choose-formats';
 import { readCompressInput, type CompressSource } from '../input/read-compress-input';
@@ -27,7 +28,7 @@ export const compressRoute = new Hono<AppEnv>().post('/v1/compress', authenticat
     const timing = c.get('timing');
     const input = await loadSource(source, claim, timing);
     const accepted = acceptedFormats(c.req.header('Accept'));
-    const result = await compressImage(input, { ...options, acceptsWebp: accepted.webp, acceptsAvif: accepted.avif, timing }).catch((err: unknown) => {
+    const result = await compressImage(input, { ...options, acceptsWebp: accepted.webp, acceptsAvif: accepted.avif, timing, inputs: inputSettings(c.env) }).catch((err: unknown) => {
       // A URL that answered with something that is not a usable image is the URL's fault.
       if (source.kind === 'url' && err instanceof ApiError && err.code === 'unsupported_image') {
         throw new ApiError('url_invalid_content', `The url did not return a supported image: ${err.message}`);

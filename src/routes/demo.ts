@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors/api-error';
+import { inputSettings } from '../image/input-settings';
 import { compressImage } from '../image/pipeline';
 import { acceptedFormats } from '../image/steps/choose-formats';
 import { readDemoInput } from '../input/read-demo-input';
@@ -61,6 +62,7 @@ export const demoRoute = new Hono<AppEnv>().post('/v1/demo-compress', async (c) 
       acceptsAvif: accepted.avif,
       cpuBudgetMs: DEMO_CPU_BUDGET_MS,
       timing: c.get('timing'),
+      inputs: inputSettings(c.env),
     });
     return imageResponse({ ...result, originalSize: input.length, varyOnAccept: true, headers: demoHeaders(windows, nowMs), claim });
   } catch (err) {

@@ -1,4 +1,5 @@
-import { ascii, asciiBytes, concat, u16be, u32be } from './bytes';
+import { boxes, metaBox, readMeta } from './bmff';
+import { asciiBytes, concat, u16be } from './bytes';
 import type { MetadataBlocks } from './metadata-blocks';
 
 /**
@@ -10,25 +11,6 @@ import type { MetadataBlocks } from './metadata-blocks';
  */
 
 const XMP_CONTENT_TYPE = 'application/rdf+xml';
-
-interface Box {
-  type: string;
-  start: number;
-  end: number;
-}
-
-/** The boxes between `from` and `to` (32-bit sizes, as the engine writes them); null when they do not tile the range. */
-function boxes(bytes: Uint8Array, from: number, to: number): Box[] | null {
-  const found: Box[] = [];
-  for (let at = from; at < to; ) {
-    if (at + 8 > to) return null;
-    const size = u32be(bytes, at);
-    if (size < 8 || at + size > to) return null;
-    found.push({ type: ascii(bytes, at + 4, 4), start: at, end: at + size });
-    at += size;
-  }
-  return found;
-}
 
 function box(type: string, ...parts: Uint8Array[]): Uint8Array {
   const body = concat(parts);
@@ -60,34 +42,27 @@ export function insertAvifMetadata(bytes: Uint8Array, blocks: MetadataBlocks): {
   ];
   const unchanged = { bytes, written: false };
   if (!payloads.length) return unchanged;
-  const meta = boxes(bytes, 0, bytes.length)?.find((b) => b.type === 'meta');
-  const children = meta && boxes(bytes, meta.start + 12, meta.end);
-  const find = (type: string) => children?.find((b) => b.type === type);
+  const meta = metaBox(bytes);
+  const children = boxes(bytes, meta.body + 4, meta.end, 'meta');
+  const find = (type: string) => children.find((b) => b.type === type);
   const [iloc, iinf, pitm] = [find('iloc'), find('iinf'), find('pitm')];
-  if (!meta || !children || !iloc || !iinf || !pitm) return unchanged;
+  if (!iloc || !iinf || !pitm) return unchanged;
   // iloc version 0, offset and length 4 bytes, no base offset: as avif-container.c writes it.
   const iref = find('iref');
-  const versions = [meta, iloc, iinf, ...(iref ? [iref] : [])].map((b) => bytes[b.start + 8]);
-  if (versions.some((v) => v !== 0) || bytes[iloc.start + 12] !== 0x44 || bytes[iloc.start + 13] !== 0) return unchanged;
-  const count = u16be(bytes, iloc.start + 14);
-  const entries: Array<{ id: number; extents: Array<[number, number]> }> = [];
-  for (let i = 0, at = iloc.start + 16; i < count; i++) {
-    if (at + 6 > iloc.end) return unchanged;
-    const extents = u16be(bytes, at + 4);
-    if (at + 6 + 8 * extents > iloc.end) return unchanged;
-    entries.push({ id: u16be(bytes, at), extents: Array.from({ length: extents }, (_, e) => [u32be(bytes, at + 6 + 8 * e), u32be(bytes, at + 10 + 8 * e)]) });
-    at += 6 + 8 * extents;
-  }
-  const firstId = Math.max(0, ...entries.map((e) => e.id)) + 1;
-  if (firstId + payloads.length > 0xffff || u16be(bytes, iinf.start + 12) + payloads.length > 0xffff) return unchanged;
-  const primary = u16be(bytes, pitm.start + 12);
+  const versions = [meta, iloc, iinf, ...(iref ? [iref] : [])].map((b) => bytes[b.body]);
+  if (versions.some((v) => v !== 0) || bytes[iloc.body + 4] !== 0x44 || bytes[iloc.body + 5] !== 0) return unchanged;
+  const { primary, items, locations } = readMeta(bytes, meta);
+  const entries = [...locations.values()];
+  const count = entries.length;
+  const firstId = Math.max(0, ...items.keys()) + 1;
+  const itemCount = u16be(bytes, iinf.body + 4);
+  if (firstId + payloads.length > 0xffff || itemCount + payloads.length > 0xffff) return unchanged;
   const ids = payloads.map((_, i) => firstId + i);
 
   // Each box is built twice: first to learn how much meta grows, then with the offsets moved by that.
   const references = ids.map((id) => box('cdsc', u16(id), u16(1), u16(primary)));
-  const newIref = fullBox('iref', ...(iref ? [bytes.subarray(iref.start + 12, iref.end)] : []), ...references);
-  const items = u16be(bytes, iinf.start + 12);
-  const newIinf = fullBox('iinf', u16(items + payloads.length), bytes.subarray(iinf.start + 14, iinf.end), ...ids.map((id, i) => infe(id, payloads[i]!.type)));
+  const newIref = fullBox('iref', ...(iref ? [bytes.subarray(iref.body + 4, iref.end)] : []), ...references);
+  const newIinf = fullBox('iinf', u16(itemCount + payloads.length), bytes.subarray(iinf.body + 6, iinf.end), ...ids.map((id, i) => infe(id, payloads[i]!.type)));
   const buildIloc = (shift: number, dataAt: number) => {
     let at = dataAt;
     const added = payloads.map((p, i) => {
@@ -95,7 +70,7 @@ export function insertAvifMetadata(bytes: Uint8Array, blocks: MetadataBlocks): {
       at += p.data.length;
       return entry;
     });
-    const kept = entries.map((e) => concat([u16(e.id), u16(0), u16(e.extents.length), ...e.extents.flatMap(([offset, length]) => [u32(offset + shift), u32(length)])]));
+    const kept = entries.map((e) => concat([u16(e.id), u16(0), u16(e.extents.length), ...e.extents.flatMap(({ offset, length }) => [u32(offset + shift), u32(length)])]));
     return fullBox('iloc', Uint8Array.of(0x44, 0), u16(count + payloads.length), ...kept, ...added);
   };
   const buildMeta = (newIloc: Uint8Array) => {

@@ -1,7 +1,7 @@
-import type { ImageFormat, ImageHeader } from '../types';
+import type { ImageHeader, InputHeader } from '../types';
 
 /** A header with every format-specific field at its neutral value; each parser fills in its own. */
-export function baseHeader(format: ImageFormat, width: number, height: number): ImageHeader {
+export function baseHeader<F extends InputHeader['format']>(format: F, width: number, height: number): Omit<ImageHeader, 'format'> & { format: F } {
   return {
     format,
     width,

@@ -1,18 +1,26 @@
 import { ApiError } from '../../errors/api-error';
-import type { ImageHeader } from '../types';
+import type { ImageHeader, InputHeader } from '../types';
 import { detectFormat } from './detect-format';
+import { notDecodedYet, readHeifHeader } from './heif-header';
 import { readJpegHeader } from './jpeg-header';
 import { readPngHeader } from './png-header';
 import { readWebpHeader } from './webp-header';
 
-const READERS = { jpeg: readJpegHeader, png: readPngHeader, webp: readWebpHeader };
+const READERS = { jpeg: readJpegHeader, png: readPngHeader, webp: readWebpHeader, heif: readHeifHeader };
 
-/** Identifies the format by its magic bytes and reads its header; no pixel is decoded. */
-export function readHeader(bytes: Uint8Array): ImageHeader {
+/** Identifies any input the service recognises by its magic bytes and reads its header; no pixel is decoded. */
+export function readInputHeader(bytes: Uint8Array): InputHeader {
   if (bytes.length === 0) throw new ApiError('unsupported_image', 'The image is empty.');
   const format = detectFormat(bytes);
   if (!format) {
     throw new ApiError('unsupported_image', 'The data is not a JPEG, PNG or WebP image (other formats are not supported).');
   }
   return { ...READERS[format](bytes), fileBytes: bytes.length };
+}
+
+/** The header of an image the engine decodes (JPEG, PNG, WebP): a HEIF/AVIF one is refused once walked. */
+export function readHeader(bytes: Uint8Array): ImageHeader {
+  const header = readInputHeader(bytes);
+  if ('heif' in header) throw notDecodedYet(header);
+  return header;
 }

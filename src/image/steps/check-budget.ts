@@ -15,19 +15,20 @@ export function jobCost(engine: ImageEngine, header: ImageHeader, out: OutputSpe
   return { peakBytes: engine.estimatePeakBytes(header, out), cpuMs: engine.estimateCpuMs(header, out) };
 }
 
+/** Refuses an image of more pixels than any job reads (`described` names its dimensions). */
+export function refusePixels(described: string, pixels: number): void {
+  if (pixels > MAX_INPUT_PIXELS) {
+    throw new ApiError('image_too_large', `The image is ${described} (${Math.round(pixels / 1e6)} MP); the limit is ${MAX_INPUT_PIXELS / 1e6} MP.`);
+  }
+}
+
 /**
  * Refuses, from the header alone and before any allocation, a job the engine could not fit in its
  * memory budget or do within the request's CPU budget.
  */
 export function checkBudget(header: ImageHeader, out: OutputSpec, cost: JobCost, cpuBudgetMs: number): void {
   const described = `A ${header.width}x${header.height} ${header.format.toUpperCase()} to ${out.format.toUpperCase()} at ${out.width}x${out.height}`;
-  if (header.width * header.height > MAX_INPUT_PIXELS) {
-    throw new ApiError(
-      'image_too_large',
-      `The image is ${header.width}x${header.height} (${Math.round((header.width * header.height) / 1e6)} MP); ` +
-        `the limit is ${MAX_INPUT_PIXELS / 1e6} MP.`,
-    );
-  }
+  refusePixels(`${header.width}x${header.height}`, header.width * header.height);
   if (cost.peakBytes > ENGINE_BUDGET_BYTES) {
     throw new ApiError(
       'image_too_large',

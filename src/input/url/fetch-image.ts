@@ -38,8 +38,8 @@ type Hop = { body: Uint8Array } | { location: string };
 /**
  * Fetches the image behind a user-supplied url, defending against SSRF: each hop is checked
  * (validateUrlSyntax, then assertPublicHost's DNS lookup) before it is fetched, and redirects are
- * followed by hand so no hop escapes the check. Returns the body, which starts like a JPEG, PNG or
- * WebP. Throws ApiError: url_invalid, url_blocked, url_invalid_content (400), url_too_large (413),
+ * followed by hand so no hop escapes the check. Returns the body, which starts like a JPEG, PNG,
+ * WebP or HEIF (HEIC, AVIF) file. Throws ApiError: url_invalid, url_blocked, url_invalid_content (400), url_too_large (413),
  * url_fetch_failed (502), url_timeout (504).
  */
 export async function fetchImageFromUrl(url: string, options: FetchImageOptions = {}): Promise<Uint8Array> {
