@@ -3,6 +3,8 @@ const POLL_MS = 2;
 /** A waiter given its turn that has not taken it within this has lost its request (and the timers it polls on). */
 const UNTAKEN_MS = 1000;
 
+const pollTimer = () => new Promise<void>((resolve) => setTimeout(resolve, POLL_MS));
+
 interface Waiter {
   started: boolean;
   givenAt: number;
@@ -21,16 +23,18 @@ export class Turns {
   #holder: Waiter | undefined;
   readonly #waiting: Waiter[] = [];
 
-  async run<T>(job: () => Promise<T>): Promise<T> {
+  /** `poll` is how this waiter waits between looks: timers of its own request (a test gives one that stops, as a lost request's do). */
+  async run<T>(job: () => Promise<T>, poll: () => Promise<void> = pollTimer): Promise<T> {
     const me: Waiter = { started: false, givenAt: 0 };
     if (this.#holder) {
       this.#waiting.push(me);
       while (this.#holder !== me) {
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        await poll();
         // Passed over while alive (its timer late past UNTAKEN_MS): it waits again, at the back.
         if (this.#holder !== me && !this.#waiting.includes(me)) this.#waiting.push(me);
+        // Nobody holds it (its holder ended while this waiter was passed over), or its holder lost its request.
         const holder = this.#holder;
-        if (holder && !holder.started && Date.now() - holder.givenAt > UNTAKEN_MS) this.#pass();
+        if (!holder || (!holder.started && Date.now() - holder.givenAt > UNTAKEN_MS)) this.#pass();
       }
     }
     this.#holder = me;
