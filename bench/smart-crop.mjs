@@ -29,13 +29,46 @@ const holds = (window, [left, top, width, height]) => {
   return x >= window.left && x < window.left + window.width && y >= window.top && y < window.top + window.height;
 };
 
+/**
+ * A blurred colourful object beside the sharp subject (issue 37): a region of ColorfulCups, blurred (sigma 3 % of the
+ * photo's longer side) inside a feathered ellipse, laid over the half of the photo away from the marked subject (along
+ * its longer side; the square astronaut, along its height). The kind of scene where saturation draws a cut off the
+ * subject. Made after the rules were chosen; none was looked at before its first run.
+ */
+async function besideBlurredColour(corpus, input, [left, top, width, height]) {
+  const { width: w, height: h } = await sharp(input).metadata();
+  const alongX = w > h;
+  const blob = { width: Math.round(alongX ? w * 0.42 : w * 0.7), height: Math.round(alongX ? h * 0.7 : h * 0.42) };
+  const far = alongX ? (left + width / 2 < w / 2 ? w - blob.width : 0) : top + height / 2 < h / 2 ? h - blob.height : 0;
+  const at = alongX ? { left: far, top: Math.round((h - blob.height) / 2) } : { left: Math.round((w - blob.width) / 2), top: far };
+  const sigma = Math.max(w, h) * 0.03;
+  const cups = join(corpus, 'photos', 'plasma-ColorfulCups-2560x1600.jpg');
+  const colour = await sharp(cups).extract({ left: 900, top: 500, width: 900, height: 700 }).resize(blob.width, blob.height, { fit: 'fill' }).blur(sigma).removeAlpha().raw().toBuffer();
+  const ellipse = `<svg width="${blob.width}" height="${blob.height}"><ellipse cx="${blob.width / 2}" cy="${blob.height / 2}" rx="${blob.width * 0.4}" ry="${blob.height * 0.4}" fill="#fff"/></svg>`;
+  const mask = await sharp(Buffer.from(ellipse)).blur(sigma).extractChannel(0).raw().toBuffer();
+  const rgba = await sharp(colour, { raw: { width: blob.width, height: blob.height, channels: 3 } }).joinChannel(mask, { raw: { width: blob.width, height: blob.height, channels: 1 } }).png().toBuffer();
+  return new Uint8Array(await sharp(input).removeAlpha().composite([{ input: rgba, ...at }]).png().toBuffer());
+}
+
 export async function smartCropTable(current, corpus) {
+  const plain = MARKED.map(([name, subject, mark]) => [name, subject, mark, (input) => input]);
+  const blurred = MARKED.map(([name, subject, mark]) => [`${name} + blurred colour`, subject, mark, (input) => besideBlurredColour(corpus, input, mark)]);
+  return [
+    ...(await cutsTable(current, corpus, plain)),
+    '',
+    'The same photos with a blurred colourful object laid beside the subject (bench/smart-crop.mjs, `besideBlurredColour`):',
+    '',
+    ...(await cutsTable(current, corpus, blurred)),
+  ];
+}
+
+async function cutsTable(current, corpus, photos) {
   const rows = ['| photo | subject | box | ours: window, kept | sharp attention: window, kept |', '|---|---|---|---|---|'];
   let ours = 0;
   let theirs = 0;
   let cuts = 0;
-  for (const [name, subject, mark] of MARKED) {
-    const input = new Uint8Array(readFileSync(join(corpus, 'photos', name)));
+  for (const [name, subject, mark, make] of photos) {
+    const input = await make(new Uint8Array(readFileSync(join(corpus, 'photos', name.split(' ')[0]))));
     const header = current.readHeader(input);
     for (const [width, height] of boxes(header.width, header.height)) {
       const result = await current.compressImage(input, { quality: 80, format: 'jpeg', width, height, fit: 'cover', gravity: 'auto', acceptsWebp: false, cpuBudgetMs: Infinity });
