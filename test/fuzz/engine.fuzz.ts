@@ -3,7 +3,7 @@ import { ApiError } from '../../src/errors/api-error';
 import { compressImage } from '../../src/image/pipeline';
 import type { ImageFormat } from '../../src/image/types';
 import { call, createKey, fixture, form } from '../helpers/api';
-import { prng } from '../helpers/crafted';
+import { mutate } from '../helpers/crafted';
 
 const INPUTS = 10_000;
 const API_SAMPLE = 300;
@@ -22,33 +22,6 @@ const SEEDS = [
   'engine/one_color_no_palette.webp',
   'engine/lossless1.webp',
 ];
-
-/** Bit flips, byte runs, truncation, header-field and length corruption, chunk splicing. */
-function mutate(bytes: Uint8Array, n: number): Uint8Array {
-  const random = prng(n * 2654435761);
-  const int = (max: number) => Math.floor(random() * max);
-  const out = bytes.slice();
-  switch (n % 6) {
-    case 0: // bit flips anywhere
-      for (let i = 0, k = 1 + int(8); i < k; i++) out[int(out.length)]! ^= 1 << int(8);
-      return out;
-    case 1: // truncation
-      return out.subarray(0, int(out.length));
-    case 2: // absurd values in the header region (sizes, lengths, counts)
-      for (let i = 0, k = 1 + int(4); i < k; i++) out[int(Math.min(64, out.length))] = [0, 0xff, 0x7f, 0x80][int(4)]!;
-      return out;
-    case 3: // a run of garbage in the middle
-      out.fill(int(256), int(out.length), int(out.length));
-      return out;
-    case 4: { // a slice repeated (duplicated chunks / segments)
-      const from = int(out.length);
-      const to = Math.min(out.length, from + int(512));
-      return new Uint8Array([...out.subarray(0, to), ...out.subarray(from, to), ...out.subarray(to)]);
-    }
-    default: // a slice removed
-      return new Uint8Array([...out.subarray(0, int(out.length)), ...out.subarray(int(out.length))]);
-  }
-}
 
 describe('fuzz: mutated inputs of every format', () => {
   it(`never crashes, hangs or answers 5xx over ${INPUTS} inputs, and the engine keeps working`, async () => {

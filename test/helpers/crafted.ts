@@ -20,6 +20,33 @@ export function prng(seed: number): () => number {
   };
 }
 
+/** Bit flips, byte runs, truncation, header-field and length corruption, chunk splicing. */
+export function mutate(bytes: Uint8Array, n: number): Uint8Array {
+  const random = prng(n * 2654435761);
+  const int = (max: number) => Math.floor(random() * max);
+  const out = bytes.slice();
+  switch (n % 6) {
+    case 0: // bit flips anywhere
+      for (let i = 0, k = 1 + int(8); i < k; i++) out[int(out.length)]! ^= 1 << int(8);
+      return out;
+    case 1: // truncation
+      return out.subarray(0, int(out.length));
+    case 2: // absurd values in the header region (sizes, lengths, counts)
+      for (let i = 0, k = 1 + int(4); i < k; i++) out[int(Math.min(64, out.length))] = [0, 0xff, 0x7f, 0x80][int(4)]!;
+      return out;
+    case 3: // a run of garbage in the middle
+      out.fill(int(256), int(out.length), int(out.length));
+      return out;
+    case 4: { // a slice repeated (duplicated chunks / segments)
+      const from = int(out.length);
+      const to = Math.min(out.length, from + int(512));
+      return new Uint8Array([...out.subarray(0, to), ...out.subarray(from, to), ...out.subarray(to)]);
+    }
+    default: // a slice removed
+      return new Uint8Array([...out.subarray(0, int(out.length)), ...out.subarray(int(out.length))]);
+  }
+}
+
 export function randomBytes(length: number, seed: number): Uint8Array {
   const random = prng(seed);
   const out = new Uint8Array(length);

@@ -102,6 +102,9 @@ export async function craftedHeifs(): Promise<CraftedHeif[]> {
     bad('a clean aperture after a rotation', gridHeic(cells, { gridProperties: [{ box: ispe(90, 60) }, { box: irot(1) }, { box: clap(80, 1, 48, 1, 0, 1, 0, 1) }] }), /clap\) comes after a rotation/),
     bad('an item built by construction method 2', withMethod(2), /construction method 2/),
     bad('a grid description past idat', gridPastIdat(cells), /runs past idat/),
+    bad('an iloc of 17,920 extents (70 items of 256)', manyItems(cells[0]!, { extentBytes: 1 }), /iloc has more than 16384 extents/),
+    bad('an iref naming 16,385 cells', gridHeic(cells, { cellIds: Array.from({ length: 16_385 }, () => 2) }), /iref names more than 16384 items/),
+    bad('an ipma of 17,850 associations (70 items of 255)', manyItems(cells[0]!, { properties: Array.from({ length: 255 }, () => ({ box: ispe(1, 1) })) }), /ipma gives more than 16384 properties/),
     {
       name: 'a 20000x10000 grid of 512x512 cells that lie (200 MP)',
       bytes: gridHeic(
@@ -118,6 +121,16 @@ export async function craftedHeifs(): Promise<CraftedHeif[]> {
       message: /1x1, its 1x1 cells of 16384x16384 \(268 MP\)/,
     },
   ];
+}
+
+/** 70 hidden items of 256 bytes of one cell, each given `more`. */
+function manyItems(cell: CodedPart, more: Partial<ItemSpec>): Uint8Array {
+  const data = cell.data.subarray(0, 256);
+  return buildHeif({
+    brands: ['heic', 'mif1'],
+    primary: 1,
+    items: Array.from({ length: 70 }, (_, i) => ({ id: i + 1, type: 'hvc1', hidden: i > 0, data, ...more })),
+  });
 }
 
 /** The grid with ipco's first child grown past ipco's end. */

@@ -22,6 +22,12 @@ export interface Box {
 export const MAX_CHILDREN = 4096;
 /** The most extents of one item: libheif's default limit is 32; encoders write one. */
 export const MAX_EXTENTS = 256;
+/**
+ * The most extents of all items, item ids all references name, and properties all items are given, each: a
+ * 1,024-cell grid with an alpha grid takes a few thousand; within a 10 MB file, the bytes alone would allow
+ * millions of each, tens of MB of objects.
+ */
+export const MAX_ENTRIES = 16_384;
 
 export function corrupt(why: string): ApiError {
   return unsupported(`The HEIF/AVIF data is corrupt: ${why}.`);
@@ -267,6 +273,7 @@ function readLocations(bytes: Uint8Array, iloc: Box): Map<number, Location> {
   const least = idSize + (version === 0 ? 0 : 2) + 2 + baseSize + 2;
   if (count > MAX_CHILDREN || count * least > c.left()) throw corrupt(`iloc says ${count} items, more than it holds`);
   const locations = new Map<number, Location>();
+  let extentsRead = 0;
   for (let i = 0; i < count; i++) {
     const id = c.uint(idSize);
     const method = version === 0 ? 0 : c.u16() & 15;
@@ -275,6 +282,8 @@ function readLocations(bytes: Uint8Array, iloc: Box): Map<number, Location> {
     const extentCount = c.u16();
     if (extentCount > MAX_EXTENTS) throw corrupt(`item ${id} has ${extentCount} extents (at most ${MAX_EXTENTS})`);
     if (extentCount * (indexSize + offsetSize + lengthSize) > c.left()) throw corrupt(`iloc says item ${id} has ${extentCount} extents, more than it holds`);
+    extentsRead += extentCount;
+    if (extentsRead > MAX_ENTRIES) throw corrupt(`iloc has more than ${MAX_ENTRIES} extents`);
     const extents: Extent[] = [];
     for (let e = 0; e < extentCount; e++) {
       c.uint(indexSize);
@@ -291,11 +300,14 @@ function readLocations(bytes: Uint8Array, iloc: Box): Map<number, Location> {
 function readReferences(bytes: Uint8Array, iref: Box, items: Map<number, Item>): Reference[] {
   const c = Cursor.of(bytes, iref);
   const idSize = c.fullBox().version === 0 ? 2 : 4;
+  let named = 0;
   return boxes(bytes, c.at, iref.end, 'iref').map((box) => {
     const r = Cursor.of(bytes, box);
     const from = r.uint(idSize);
     const count = r.u16();
     if (count * idSize > r.left()) throw corrupt(`a '${printable(box.type)}' reference of item ${from} says ${count} items, more than it holds`);
+    named += count;
+    if (named > MAX_ENTRIES) throw corrupt(`iref names more than ${MAX_ENTRIES} items`);
     const to = Array.from({ length: count }, () => r.uint(idSize));
     for (const id of [from, ...to]) if (!items.has(id)) throw corrupt(`a '${printable(box.type)}' reference names item ${id}, which iinf does not list`);
     return { type: box.type, from, to };
@@ -307,6 +319,7 @@ function readProperties(bytes: Uint8Array, iprp: Box, items: Map<number, Item>):
   const ipco = children.find((b) => b.type === 'ipco');
   const listed = ipco ? boxes(bytes, ipco.body, ipco.end, 'ipco') : [];
   const associations = new Map<number, Association[]>();
+  let given = 0;
   for (const ipma of children.filter((b) => b.type === 'ipma')) {
     const c = Cursor.of(bytes, ipma);
     const { version, flags } = c.fullBox();
@@ -318,6 +331,8 @@ function readProperties(bytes: Uint8Array, iprp: Box, items: Map<number, Item>):
       const id = c.uint(idSize);
       const n = c.u8();
       if (n * indexSize > c.left()) throw corrupt(`ipma says item ${id} has ${n} properties, more than it holds`);
+      given += n;
+      if (given > MAX_ENTRIES) throw corrupt(`ipma gives more than ${MAX_ENTRIES} properties`);
       if (!items.has(id)) throw corrupt(`ipma names item ${id}, which iinf does not list`);
       if (associations.has(id)) throw corrupt(`ipma lists item ${id} twice`);
       const own: Association[] = [];

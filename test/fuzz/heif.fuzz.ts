@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/errors/api-error';
+import { compressImage } from '../../src/image/pipeline';
+import { call, createKey, fixture, form } from '../helpers/api';
+import { mutate, prng } from '../helpers/crafted';
+import { craftedHeifs } from '../helpers/heif-crafted';
+
+const INPUTS = 10_000;
+const API_SAMPLE = 300;
+const SEEDS = ['photo.heic', 'alpha.heic', 'ten-bit.heic', 'grid.heic', 'grid-oriented.heic', 'photo.avif', 'ten-bit-alpha.avif', 'grid.avif', 'oriented.avif'];
+
+/** The generic mutations on odd inputs; on even ones a 32-bit field inside the meta box set to a size that lies. */
+function mutateHeif(bytes: Uint8Array, n: number): Uint8Array {
+  if (n % 2) return mutate(bytes, n);
+  const random = prng(n * 40503 + 1);
+  const out = bytes.slice();
+  const view = new DataView(out.buffer);
+  // ftyp comes first; meta follows it.
+  const meta = view.getUint32(0);
+  const metaEnd = Math.min(out.length - 4, meta + view.getUint32(meta));
+  for (let i = 0, k = 1 + Math.floor(random() * 3); i < k; i++) {
+    const at = meta + Math.floor(random() * (metaEnd - meta));
+    view.setUint32(at, [0, 1, 0xffffffff, 0x7fffffff, 0x10000, out.length, view.getUint32(at) + 1][Math.floor(random() * 7)]!);
+  }
+  return out;
+}
+
+describe('fuzz: mutated and crafted HEIC and AVIF inputs', () => {
+  it(`walk to a 4xx, never a crash or a 5xx, over ${INPUTS} mutations and every crafted lie`, async () => {
+    const seeds = await Promise.all(SEEDS.map((name) => fixture(`heif/${name}`)));
+    const inputs = [...(await craftedHeifs()).map((c) => c.bytes), ...Array.from({ length: INPUTS }, (_, n) => mutateHeif(seeds[n % seeds.length]!, n))];
+    const outcomes: Record<string, number> = {};
+    const failures: string[] = [];
+    let slowest = 0;
+    let slowestInput = 0;
+    for (const [n, input] of inputs.entries()) {
+      const started = performance.now();
+      try {
+        await compressImage(input, { quality: 75, format: 'jpeg', acceptsWebp: false });
+        outcomes.ok = (outcomes.ok ?? 0) + 1;
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status >= 500) failures.push(`input ${n}: ${err}`);
+        else outcomes[err.code] = (outcomes[err.code] ?? 0) + 1;
+      }
+      const took = performance.now() - started;
+      if (took > slowest) [slowest, slowestInput] = [took, n];
+    }
+    console.log(`fuzz HEIF: ${inputs.length} inputs, outcomes ${JSON.stringify(outcomes)}, slowest ${slowest.toFixed(1)} ms (input ${slowestInput})`);
+    expect(failures).toEqual([]);
+  });
+
+  it(`answers a sample of ${API_SAMPLE} through the API with 200 or a JSON 4xx`, async () => {
+    const seeds = await Promise.all(SEEDS.map((name) => fixture(`heif/${name}`)));
+    const { key } = await createKey('business');
+    const statuses: Record<number, number> = {};
+    for (let n = 0; n < API_SAMPLE; n++) {
+      const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', mutateHeif(seeds[n % seeds.length]!, n * 31 + 7)) });
+      statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+      if (response.status !== 200) expect(((await response.json()) as { error: string }).error).toMatch(/^[a-z_]+$/);
+      else await response.arrayBuffer();
+    }
+    console.log(`fuzz HEIF via API: ${JSON.stringify(statuses)}`);
+    expect(Object.keys(statuses).filter((s) => Number(s) >= 500)).toEqual([]);
+  });
+});
