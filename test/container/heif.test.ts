@@ -141,6 +141,12 @@ describe('the walker reads every layout the standard allows', () => {
     expect(header.heif.alpha).toMatchObject({ id: 31, chroma: 'mono', width: 96, height: 64 });
   });
 
+  it('an item of an infe of version 0 (no item type), located and referred to, is listed and left out', async () => {
+    const { cells } = await heifParts();
+    const bytes = gridHeic(cells, { more: { items: [{ id: 40, type: 'Exif', oldInfe: true, data: Uint8Array.of(0, 0, 0, 0) }], references: [{ type: 'cdsc', from: 40, to: [1] }] } });
+    expect(heif(bytes)).toMatchObject({ width: 90, height: 60, complete: true });
+  });
+
   it('a truncated file is read to its size, and marked incomplete: refused after the size check', async () => {
     const bytes = await fixture('heif/grid.heic');
     const last = heif(bytes).heif.primary.tiles.at(-1)!.extents[0]!;

@@ -22,6 +22,8 @@ export interface ItemSpec {
   extentBytes?: number;
   /** infe's content type, for a `mime` item. */
   contentType?: string;
+  /** An infe of version 0 (no item type: id, protection index, name, content type), as files before HEIF wrote. */
+  oldInfe?: boolean;
 }
 
 export interface HeifSpec {
@@ -80,7 +82,7 @@ export function buildHeif(spec: HeifSpec): Uint8Array {
   const hdlr = fullBox('hdlr', 0, 0, uint(0, 4), text('pict'), new Uint8Array(12), Uint8Array.of(0));
   const pitm = fullBox('pitm', spec.wideIds ? 1 : 0, 0, uint(spec.primary, idSize));
   const infes = spec.items.map((item) =>
-    fullBox(
+    item.oldInfe ? fullBox('infe', 0, 0, uint(item.id, 2), uint(0, 2), Uint8Array.of(0), text('application/octet-stream\0')) : fullBox(
       'infe',
       item.id > 0xffff ? 3 : 2,
       item.hidden ? 1 : 0,

@@ -92,6 +92,14 @@ describe('POST /v1/compress with a url', () => {
     expect((await errorBody(response)).error).toBe('url_invalid_content');
   });
 
+  it.each(['photo.heic', 'photo.avif'])('answers 400 url_invalid_content for %s, as before it was recognised: walked, and named as not decoded yet', async (name) => {
+    const bytes = await fixture(`heif/${name}`);
+    fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => new Response(bytes) } });
+    const response = await compressUrl({ url: IMAGE });
+    expect(response.status).toBe(400);
+    expect(await errorBody(response)).toMatchObject({ error: 'url_invalid_content', message: expect.stringMatching(/which is recognised but not decoded yet/) });
+  });
+
   it('answers 413 url_too_large for an 11 MB body', async () => {
     const body = countingStream(11 * MB);
     fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => new Response(body.stream) } });

@@ -140,7 +140,7 @@ export class Cursor {
   }
 }
 
-/** An item of iinf (infe versions 2 and 3; older ones carry no item type and describe no image). */
+/** An item of iinf: infe versions 2 and 3 give its type; older ones have none (an empty type: no image). */
 export interface Item {
   id: number;
   type: string;
@@ -248,10 +248,9 @@ function readItems(bytes: Uint8Array, iinf: Box): Map<number, Item> {
     if (entry.type !== 'infe') throw corrupt(`iinf holds a '${printable(entry.type)}' box`);
     const e = Cursor.of(bytes, entry);
     const { version, flags } = e.fullBox();
-    if (version < 2) continue;
-    const id = version === 2 ? e.u16() : e.u32();
+    const id = version === 3 ? e.u32() : e.u16();
     e.u16();
-    const type = e.fourcc();
+    const type = version >= 2 ? e.fourcc() : '';
     if (items.has(id)) throw corrupt(`item ${id} is listed twice`);
     items.set(id, { id, type, hidden: (flags & 1) !== 0 });
   }
