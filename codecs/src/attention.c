@@ -12,7 +12,13 @@
 struct attention {
   row_sink sink;
   int width, height, channels, rows_in;
+  /* Rows come in `reduce` times as large (in_width x in_height) and are averaged in boxes of reduce x reduce
+   * first: a JPEG decoded at M/8 for the transcode is scored as it would have been decoded at 1/8. */
+  int reduce, in_width, in_height, in_rows, summed;
+  uint16_t *sums; /* down each column: at most 8 rows of 255 */
+  uint8_t *reduced;
   int grid_w, grid_h;
+  int *column_cell; /* each column's cell across */
   float *luma; /* three rows of luma: above, current, below (the Laplacian of the middle one) */
   uint8_t *rgb; /* the middle row's colour, as R, G, B */
   uint8_t *rgb_next;
@@ -26,10 +32,14 @@ static int cell_of(int i, int size, int cells) {
 
 /* How near a colour is to skin (libvips' reference, its RGB direction (0.78, 0.57, 0.44)), 0 to 1; dark pixels are not skin. */
 static float skin(float r, float g, float b) {
-  float n = sqrtf(r * r + g * g + b * b);
-  if (n < 40.0f) return 0.0f;
+  /* The squares are compared first (a sum of squared bytes is exact): most pixels end there, without a square root. */
+  float n2 = r * r + g * g + b * b;
+  if (n2 < 1600.0f) return 0.0f;
+  float n = sqrtf(n2);
   float dr = r / n - 0.7374f, dg = g / n - 0.5388f, db = b / n - 0.4159f;
-  float d = sqrtf(dr * dr + dg * dg + db * db);
+  float d2 = dr * dr + dg * dg + db * db;
+  if (d2 >= 0.0625f) return 0.0f;
+  float d = sqrtf(d2);
   return d < 0.25f ? 1.0f - d / 0.25f : 0.0f;
 }
 
@@ -54,9 +64,10 @@ static void score_row(attention *a, int y, const float *up, const float *mid, co
     int hi = p[0] > p[1] ? (p[0] > p[2] ? p[0] : p[2]) : (p[1] > p[2] ? p[1] : p[2]);
     int lo = p[0] < p[1] ? (p[0] < p[2] ? p[0] : p[2]) : (p[1] < p[2] ? p[1] : p[2]);
     float saturation = (hi - lo) / 255.0f;
-    int cell = gy * a->grid_w + cell_of(x, a->width, a->grid_w);
+    int cell = gy * a->grid_w + a->column_cell[x];
     a->detail[cell] += detail;
-    a->colour[cell] += detail * (saturation + skin(p[0], p[1], p[2]));
+    /* Colour counts as much as the pixel is detailed: none where it is flat. */
+    if (detail > 0.0f) a->colour[cell] += detail * (saturation + skin(p[0], p[1], p[2]));
   }
 }
 
@@ -64,8 +75,7 @@ static void luma_of(const uint8_t *rgb, float *luma, int width) {
   for (int x = 0; x < width; x++) luma[x] = 0.299f * rgb[3 * x] + 0.587f * rgb[3 * x + 1] + 0.114f * rgb[3 * x + 2];
 }
 
-static void put_row(row_sink *self, const uint8_t *row) {
-  attention *a = (attention *)self;
+static void score_input(attention *a, const uint8_t *row) {
   int w = a->width, y = a->rows_in++;
   float *up = a->luma, *mid = a->luma + w, *down = a->luma + 2 * w;
   if (y == 0) {
@@ -87,9 +97,40 @@ static void put_row(row_sink *self, const uint8_t *row) {
   if (a->rows_in == a->height) score_row(a, y, up, mid, mid);
 }
 
-attention *attention_new(int width, int height, int channels) {
+static void put_row(row_sink *self, const uint8_t *row) {
+  attention *a = (attention *)self;
+  if (a->reduce == 1) {
+    score_input(a, row);
+    return;
+  }
+  /* Rows are summed down each column as they come (one plain loop), and across a box once its rows are in. */
+  int c = a->channels, n = a->in_width * c;
+  for (int i = 0; i < n; i++) a->sums[i] = (uint16_t)(a->sums[i] + row[i]);
+  a->summed++;
+  if (++a->in_rows % a->reduce && a->in_rows < a->in_height) return;
+  for (int x = 0; x < a->width; x++) {
+    int first = x * a->reduce, columns = a->in_width - first < a->reduce ? a->in_width - first : a->reduce;
+    uint32_t count = (uint32_t)(columns * a->summed);
+    for (int k = 0; k < c; k++) {
+      uint32_t sum = 0;
+      for (int i = 0; i < columns; i++) sum += a->sums[(first + i) * c + k];
+      a->reduced[x * c + k] = (uint8_t)((sum + count / 2) / count);
+    }
+  }
+  memset(a->sums, 0, sizeof(uint16_t) * (size_t)n);
+  a->summed = 0;
+  score_input(a, a->reduced);
+}
+
+attention *attention_new(int in_width, int in_height, int channels, int reduce) {
   attention *a = xcalloc(1, sizeof *a);
-  *a = (attention){.sink = {.put = put_row}, .width = width, .height = height, .channels = channels};
+  int width = (in_width + reduce - 1) / reduce, height = (in_height + reduce - 1) / reduce;
+  *a = (attention){.sink = {.put = put_row}, .width = width, .height = height, .channels = channels,
+                   .reduce = reduce, .in_width = in_width, .in_height = in_height};
+  if (reduce > 1) {
+    a->sums = xcalloc((size_t)in_width * channels, sizeof(uint16_t));
+    a->reduced = xmalloc((size_t)width * channels);
+  }
   int longer = width > height ? width : height;
   int cells = longer < GRID ? longer : GRID;
   a->grid_w = width >= height ? cells : (int)((long)cells * width / height);
@@ -99,6 +140,8 @@ attention *attention_new(int width, int height, int channels) {
   a->luma = xmalloc(sizeof(float) * 3 * (size_t)width);
   a->rgb = xmalloc(3 * (size_t)width);
   a->rgb_next = xmalloc(3 * (size_t)width);
+  a->column_cell = xmalloc(sizeof(int) * (size_t)width);
+  for (int x = 0; x < width; x++) a->column_cell[x] = cell_of(x, width, a->grid_w);
   a->detail = xcalloc((size_t)a->grid_w * a->grid_h, sizeof(double));
   a->colour = xcalloc((size_t)a->grid_w * a->grid_h, sizeof(double));
   return a;
@@ -154,5 +197,8 @@ void attention_free(attention *a) {
   free(a->rgb_next);
   free(a->detail);
   free(a->colour);
+  free(a->column_cell);
+  free(a->sums);
+  free(a->reduced);
   free(a);
 }

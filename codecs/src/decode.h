@@ -14,6 +14,9 @@ typedef struct decode_target {
   /* The window of the stored image the job takes (the whole unless cut), in its pixels at the
    * header's size: a JPEG decoder skips what lies outside it. */
   int window_left, window_top, window_w, window_h;
+  /* Hand over the whole image all the same, at the DCT scale the window asks for (gravity=auto keeps it,
+   * places the window on it, then cuts the window from it). */
+  int deliver_whole;
   /* Set by the decoder before `begin`: the DCT scale it decodes at, in eighths (8 for every other
    * decoder), and where the rows it hands over start in the image at that scale (a JPEG decoder
    * hands over only the rows and columns its window needs). */
@@ -29,6 +32,9 @@ typedef struct decode_target {
 /* Each decoder calls this as soon as its own header is read, before any whole-frame
  * allocation: data whose size differs from what the job was planned from is refused. */
 void decode_check_size(const decode_target *target, long width, long height);
+
+/* The pixels [first, end) of an image of `size` pixels at the DCT scale m/8 that a span of the stored image covers. */
+void decode_scaled_span(int start, int length, unsigned int m, unsigned int size, unsigned int *first, unsigned int *end);
 
 void jpeg_decode(decode_target *target);
 void png_decode(decode_target *target);

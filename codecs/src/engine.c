@@ -34,7 +34,8 @@ enum flags {
   FLAG_JPEG_DC_LEVELS = 8192, /* JPEG to JPEG, same size: a DC step of 7 becomes 8 (jpeg-encode.c, dc_on_levels) */
   FLAG_JPEG_DC_LEVELS_SMOOTH = 16384, /* with FLAG_JPEG_DC_LEVELS, from a smooth source: 5 and 6 as well, and the
                                        * chroma's 8 over a source's DC step of 7 */
-  FLAG_JPEG_DC_LEVELS_FLAT = 32768 /* with FLAG_JPEG_DC_LEVELS_SMOOTH, from a flat source: the luma's as well */
+  FLAG_JPEG_DC_LEVELS_FLAT = 32768, /* with FLAG_JPEG_DC_LEVELS_SMOOTH, from a flat source: the luma's as well */
+  FLAG_ATTEND = 65536 /* gravity=auto in the job's own decode: geometry's window placed where the subject is (attend_in_job) */
 };
 /* Bits 8 to 11 of flags: the EXIF orientation (1 to 8) to apply; 0 means 1. */
 #define ORIENTATION_SHIFT 8
@@ -85,11 +86,24 @@ typedef struct {
   int frame_rows;
   int replaying; /* the rows come from the frame, not a decoder: no decoding work */
   counting_sink decoded, encoded;
+  /* gravity=auto in the job (FLAG_ATTEND): the whole image as decoded at the window's scale, kept while the
+   * attention scores it, then every pass cuts the window from it instead of decoding again. */
+  int in_format, keeping;
+  attention *attention;
+  uint8_t *kept;
+  int kept_w, kept_h, kept_channels, kept_rows;
+  row_sink kept_sink;
 } job;
 
 void decode_check_size(const decode_target *target, long width, long height) {
   if (width != target->header_w || height != target->header_h)
     host_fail(FAIL_UNSUPPORTED, "the image data does not match its header");
+}
+
+void decode_scaled_span(int start, int length, unsigned int m, unsigned int size, unsigned int *first, unsigned int *end) {
+  *first = (unsigned int)(((long)start * m) / 8);
+  unsigned int last = (unsigned int)(((long)(start + length) * m + 7) / 8);
+  *end = last < size ? last : size;
 }
 
 static void put_frame_row(row_sink *self, const uint8_t *row) {
@@ -106,6 +120,12 @@ static struct {
   int left, top, width, height, canvas_w, canvas_h, x, y;
   uint32_t background;
 } geometry;
+
+/* The window's left and top as the last transcode took it: gravity=auto's (FLAG_ATTEND) placed by the attention. */
+EXPORT("window_left")
+int window_left(void) { return geometry.left; }
+EXPORT("window_top")
+int window_top(void) { return geometry.top; }
 
 EXPORT("geometry")
 void set_geometry(int left, int top, int width, int height, int canvas_w, int canvas_h, int x, int y, uint32_t background) {
@@ -139,8 +159,28 @@ static row_sink *cut(job *j, int width, int height, int channels, row_sink *next
   return resampler_sink(j->resampler);
 }
 
+static void put_kept_row(row_sink *self, const uint8_t *row) {
+  job *j = (job *)((char *)self - offsetof(job, kept_sink));
+  size_t stride = (size_t)j->kept_w * j->kept_channels;
+  if (j->kept_rows >= j->kept_h) host_fail(FAIL_INTERNAL, "more rows than the image");
+  memcpy(j->kept + stride * j->kept_rows++, row, stride);
+  row_sink *scored = attention_sink(j->attention);
+  scored->put(scored, row);
+}
+
+/* The keeping pass's sink: the decoded image kept, and scored as the attention job's own decode would have
+ * made it (a JPEG at 1/8: boxes of the DCT scale's eighths; the others as decoded). */
+static row_sink *keep(job *j, int width, int height, int channels) {
+  j->kept_w = width, j->kept_h = height, j->kept_channels = channels;
+  j->kept = xmalloc((size_t)width * height * channels);
+  j->attention = attention_new(width, height, channels, j->in_format == FORMAT_JPEG ? j->base.decoded_eighths : 1);
+  j->kept_sink.put = put_kept_row;
+  return counted(&j->decoded, PROGRESS_DECODED, width, &j->kept_sink);
+}
+
 static row_sink *begin(decode_target *target, int width, int height, int channels) {
   job *j = (job *)target;
+  if (j->keeping) return keep(j, width, height, channels);
   /* want_w x want_h is the scaled window as stored; the encoder gets the canvas as displayed. */
   int out_w = target->want_w, out_h = target->want_h;
   int swap = orientation_swaps_axes(j->orientation);
@@ -202,10 +242,24 @@ static void replay(job *j) {
   for (int y = 0; y < h; y++) sink->put(sink, j->frame + (size_t)y * w * j->frame_channels);
 }
 
-/* One pass over the image: decoded from the input, or replayed from the buffered frame. */
+/* Sends the window's rows and columns of the kept image through the pass's sinks, as a decoder cut to the window hands them. */
+static void replay_window(job *j) {
+  decode_target *t = &j->base;
+  unsigned int m = (unsigned int)t->decoded_eighths, x, x_end, y, y_end;
+  decode_scaled_span(t->window_left, t->window_w, m, (unsigned int)j->kept_w, &x, &x_end);
+  decode_scaled_span(t->window_top, t->window_h, m, (unsigned int)j->kept_h, &y, &y_end);
+  t->delivered_x = (int)x, t->delivered_y = (int)y;
+  row_sink *sink = begin(t, (int)(x_end - x), (int)(y_end - y), j->kept_channels);
+  size_t stride = (size_t)j->kept_w * j->kept_channels;
+  for (unsigned int row = y; row < y_end; row++) sink->put(sink, j->kept + stride * row + x * j->kept_channels);
+}
+
+/* One pass over the image: decoded from the input, or replayed from the buffered frame or the kept image. */
 static void run(job *j, int in_format) {
   if (j->frame && !j->buffering) {
     replay(j);
+  } else if (j->kept) {
+    replay_window(j);
   } else {
     host_input_rewind();
     j->base.decoded_eighths = 8;
@@ -236,7 +290,7 @@ typedef struct {
 
 static row_sink *begin_attention(decode_target *target, int width, int height, int channels) {
   attention_job *j = (attention_job *)target;
-  j->attention = attention_new(width, height, channels);
+  j->attention = attention_new(width, height, channels, 1);
   return counted(&j->decoded, PROGRESS_DECODED, width, attention_sink(j->attention));
 }
 
@@ -347,6 +401,20 @@ static uint32_t over_white(uint32_t rgba) {
   return rgb | 0xff;
 }
 
+/* gravity=auto in the transcode: one pass decodes the whole image at the DCT scale geometry's window asks
+ * for and keeps it (a 400x400 thumbnail of a 24 MP JPEG: 4 to 10 MB), the attention places the window on it,
+ * and the job's passes cut the window from what was kept: the input is read once, not once to find the
+ * subject and again to transcode (src/image/wasm/memory-model.ts chooses this where the kept image fits). */
+static void attend_in_job(job *j, int in_w, int in_h) {
+  j->keeping = j->base.deliver_whole = 1;
+  run(j, j->in_format);
+  j->keeping = j->base.deliver_whole = 0;
+  attention_place(j->attention, in_w, in_h, geometry.width, geometry.height, &geometry.left, &geometry.top);
+  attention_free(j->attention);
+  j->attention = NULL;
+  j->base.window_left = geometry.left, j->base.window_top = geometry.top;
+}
+
 /* out_w x out_h is the scaled window as displayed, after orientation (geometry's canvas holds
  * it); in_w x in_h the stored size the header said, which every decoder checks before
  * allocating a whole frame. */
@@ -359,6 +427,7 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
            .orientation = orientation,
            .pad_colour = out_format == FORMAT_JPEG ? over_white(geometry.background) : geometry.background,
            .out_format = out_format,
+           .in_format = in_format,
            .flags = flags,
            .options = {.quality = quality,
                        .progressive = !!(flags & FLAG_PROGRESSIVE),
@@ -379,6 +448,7 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
     return;
   }
   webp_use_simd();
+  if (flags & FLAG_ATTEND) attend_in_job(&j, in_w, in_h);
   uint32_t matte = over_white(geometry.background);
   convert_set_matte((uint8_t)(matte >> 24), (uint8_t)(matte >> 16), (uint8_t)(matte >> 8));
   png_stats stats, exact;
@@ -408,4 +478,5 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
   j.encoder->finish(j.encoder);
   quantizer_free(j.quantizer);
   free(j.frame);
+  free(j.kept);
 }

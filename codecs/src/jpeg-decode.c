@@ -93,13 +93,6 @@ static unsigned int dct_scale(const decode_target *target) {
   return 8;
 }
 
-/* The pixels [first, end) of the image at the DCT scale that the window's span covers. */
-static void scaled_span(int start, int length, unsigned int m, unsigned int size, unsigned int *first, unsigned int *end) {
-  *first = (unsigned int)(((long)start * m) / 8);
-  unsigned int last = (unsigned int)(((long)(start + length) * m + 7) / 8);
-  *end = last < size ? last : size;
-}
-
 /* The source's grid, for a JPEG encoder that re-quantises on it (encode.h, align_*): the steps of
  * its first component and, in colour, its second, and whether its chroma is 4:2:0. */
 static void record_steps(const struct jpeg_decompress_struct *cinfo, decode_target *target) {
@@ -151,9 +144,11 @@ void jpeg_decode(decode_target *target) {
 
   /* Only the window's columns are decoded (from the iMCU column it starts in) and its rows:
    * those above it are skipped (their entropy-coded data read, no IDCT), those below never read. */
-  unsigned int x, x_end, y, y_end;
-  scaled_span(target->window_left, target->window_w, m, cinfo.output_width, &x, &x_end);
-  scaled_span(target->window_top, target->window_h, m, cinfo.output_height, &y, &y_end);
+  unsigned int x = 0, x_end = cinfo.output_width, y = 0, y_end = cinfo.output_height;
+  if (!target->deliver_whole) {
+    decode_scaled_span(target->window_left, target->window_w, m, cinfo.output_width, &x, &x_end);
+    decode_scaled_span(target->window_top, target->window_h, m, cinfo.output_height, &y, &y_end);
+  }
   JDIMENSION crop_x = x, crop_w = x_end - x;
   if (crop_w < cinfo.output_width) jpeg_crop_scanline(&cinfo, &crop_x, &crop_w);
   if (y > 0) jpeg_skip_scanlines(&cinfo, y);

@@ -18,12 +18,18 @@ export interface ImageEngine {
    */
   transcode(input: Uint8Array, header: ImageHeader, out: OutputSpec, limits?: { cpuBudgetMs?: number; profile?: Uint8Array }): Promise<Uint8Array>;
   /**
-   * gravity=auto: the window of out.window's size, in the upright image, that holds what draws the eye, found on
-   * the image decoded small (codecs/src/attention.c). Throws as transcode does.
+   * gravity=auto: transcode as `transcode` does, with a window of out.window's size placed where what draws the eye
+   * is (codecs/src/attention.c), found on the image decoded small; returns the output and the window, in the upright
+   * image. Throws as transcode does.
    */
-  findSubject(input: Uint8Array, header: ImageHeader, out: OutputSpec, limits?: { cpuBudgetMs?: number }): Promise<Box>;
-  /** findSubject's peak memory and CPU milliseconds, from the header alone. */
-  estimateSubject(header: ImageHeader): { peakBytes: number; cpuMs: number };
+  transcodeToSubject(
+    input: Uint8Array,
+    header: ImageHeader,
+    out: OutputSpec,
+    limits?: { cpuBudgetMs?: number; profile?: Uint8Array },
+  ): Promise<{ bytes: Uint8Array; window: Box }>;
+  /** transcodeToSubject's peak memory and CPU milliseconds, from the header alone: the whole of it. */
+  estimateSubject(header: ImageHeader, out: OutputSpec): { peakBytes: number; cpuMs: number };
   /**
    * Counts `bytes` of JS buffers the request holds (an earlier candidate's output, a copy made to
    * carry a profile) against the engine's budget until the returned function is called.

@@ -120,11 +120,9 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const optional = otherFormats.flatMap((spec) => oneLook(header, spec, request.quality) ?? []);
   let lookSkipped = optional.length < otherFormats.length;
   const cpuBudgetMs = request.cpuBudgetMs ?? PAID_CPU_BUDGET_MS;
-  // gravity=auto's job runs first, alone: the larger peak of the two, and both CPU times.
+  // gravity=auto: the first job finds the window (engine.transcodeToSubject) and every other candidate cuts it.
   const smartCrop = request.gravity === 'auto' && geometry.cropped;
-  const subject = smartCrop ? engine.estimateSubject(header) : { peakBytes: 0, cpuMs: 0 };
-  const transcodeCost = jobCost(engine, header, primary!);
-  const primaryCost = { peakBytes: Math.max(transcodeCost.peakBytes, subject.peakBytes), cpuMs: transcodeCost.cpuMs + subject.cpuMs };
+  const primaryCost = smartCrop ? engine.estimateSubject(header, primary!) : jobCost(engine, header, primary!);
   checkBudget(header, primary!, primaryCost, cpuBudgetMs);
   let cpuMs = primaryCost.cpuMs;
   const alternatives: Array<{ spec: OutputSpec; cost: JobCost }> = [];
@@ -154,20 +152,28 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   };
   // The request's CPU budget is enforced while its jobs run too (the clock as the engine reads it): each job gets what is left.
   let jobsStartedMs: number | undefined;
-  const encode = async (spec: OutputSpec): Promise<Candidate> => {
+  let window = geometry.window;
+  // The first job of gravity=auto places the window; the others cut it.
+  const transcode = async (spec: OutputSpec, limits: { cpuBudgetMs: number; profile?: Uint8Array }, toSubject: boolean) => {
+    if (!toSubject) return engine.transcode(input, header, spec, limits);
+    const found = await engine.transcodeToSubject(input, header, spec, limits);
+    window = found.window;
+    return found.bytes;
+  };
+  const encode = async (spec: OutputSpec, toSubject = false): Promise<Candidate> => {
     jobsStartedMs ??= Date.now();
     const limits = { cpuBudgetMs: cpuBudgetMs - (Date.now() - jobsStartedMs) };
     // AVIF's container is the engine's own: the profile goes in as it is written.
     if (spec.format === 'avif') {
       const profile = carried ?? undefined;
-      const encoded = hold(await engine.transcode(input, header, spec, { ...limits, profile }));
+      const encoded = hold(await transcode(spec, { ...limits, profile }, toSubject));
       const blocks = metadataBlocks(keptMetadata, 'avif');
       const { bytes, written } = insertAvifMetadata(encoded, blocks);
       if (bytes !== encoded) hold(bytes);
       const metadata = written ? { kept: blocks.kept, truncated: blocks.truncated } : { kept: false, truncated: blocks.kept };
       return { spec, bytes, iccKept: profile !== undefined, metadata };
     }
-    const encoded = hold(await engine.transcode(input, header, spec, limits));
+    const encoded = hold(await transcode(spec, limits, toSubject));
     const withProfile = await carryIccProfile(encoded, spec.format, carried);
     if (withProfile.bytes !== encoded) hold(withProfile.bytes);
     const blocks = metadataBlocks(keptMetadata, spec.format);
@@ -184,7 +190,6 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
       return undefined;
     }
   };
-  let window = geometry.window;
   const placed = (spec: OutputSpec): OutputSpec => (smartCrop ? { ...spec, window } : spec);
   const changeAsked = geometry.cropped || geometry.padded || geometry.resized || primary!.format !== header.format;
   try {
@@ -192,9 +197,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
       // Run once, whichever rule asks for it first.
       let recoded: Promise<Candidate | undefined> | undefined;
       const recode = recoding && (() => (recoded ??= attempt(recoding!)));
-      // gravity=auto: the window is found first, and every candidate cuts it.
-      if (smartCrop) window = await engine.findSubject(input, header, primary!, { cpuBudgetMs });
-      const first = await preferRecoding(header, await encode(placed(primary!)), recode);
+      const first = await preferRecoding(header, await encode(primary!, smartCrop), recode);
       const kept = await neverLarger(input, header.format, first, changeAsked, async () => recode?.(), keptMetadata);
       const others: Candidate[] = [];
       // Kept pixel for pixel (re-coded, or the original): no lossy candidate has that look.

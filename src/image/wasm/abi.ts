@@ -19,6 +19,8 @@ export const FLAG_JPEG_DC_LEVELS = 8192;
 export const FLAG_JPEG_DC_LEVELS_SMOOTH = 16384;
 /** Bit 15, with FLAG_JPEG_DC_LEVELS_SMOOTH: from a flat source, the luma's 7 on a source's 7 becomes 8 as well. */
 export const FLAG_JPEG_DC_LEVELS_FLAT = 32768;
+/** Bit 16: gravity=auto in the transcode's own decode (engine.c attend_in_job): geometry's window placed where the subject is. */
+export const FLAG_ATTEND = 65536;
 /** Bits 8 to 11 of the flags: the EXIF orientation to apply (codecs/src/orient.h). */
 export const ORIENTATION_SHIFT = 8;
 
@@ -63,6 +65,9 @@ export interface EngineExports {
   geometry(left: number, top: number, width: number, height: number, canvasWidth: number, canvasHeight: number, x: number, y: number, background: number): void;
   /** gravity=auto: the stored window of winWidth x winHeight that holds the subject; its left and top are the output (two little-endian int32). */
   attend(inFormat: number, inWidth: number, inHeight: number, winWidth: number, winHeight: number): void;
+  /** The window's left and top (stored pixels) as the last transcode took it: FLAG_ATTEND's, placed by the attention. */
+  window_left(): number;
+  window_top(): number;
   /** AVIF output's settings for the next transcode: libaom's speed and tune, the cell size, 4:4:4 (src/image/wasm/avif-plan.ts). */
   avif_options(speed: number, tune: number, cellWidth: number, cellHeight: number, yuv444: number): void;
   /** The top of the instance's heap: the most memory it has needed (codecs/src/host.c). */

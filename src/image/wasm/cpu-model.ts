@@ -12,7 +12,17 @@ import {
 } from './abi';
 import { planAvif } from './avif-plan';
 import { storedWindow } from '../steps/geometry';
-import { type EncoderPlan, type JpegPlan, attentionDecode, componentBlocks, decodedSize, deliveredSize, jpegDecodeScale, storedContent } from './memory-model';
+import {
+  type EncoderPlan,
+  type JpegPlan,
+  attentionDecode,
+  componentBlocks,
+  decodedSize,
+  deliveredSize,
+  jpegDecodeScale,
+  storedContent,
+  windowSpan,
+} from './memory-model';
 
 /**
  * The engine's CPU model, beside its memory model: the work of one job predicted from the header as
@@ -56,6 +66,8 @@ const CPU_TERMS = {
   resampleMsPerMp: 30,
   /** gravity=auto's scoring (codecs/src/attention.c), per megapixel decoded (a JPEG's at 1/8): a Laplacian, saturation and a skin distance a pixel. */
   attentionMsPerMp: 100,
+  /** gravity=auto in the transcode: each decoded pixel kept, and summed into the attention's boxes (codecs/src/engine.c keep). */
+  keptImageMsPerMp: 10,
   /**
    * Encoders, per megapixel of output. Measured on 2 MP noise at q80. jpegli against libjpeg-turbo in one run
    * (decode included, q80 and q100, the larger): progressive 49 ms/MP where libjpeg-turbo's progressive took
@@ -120,13 +132,16 @@ const JPEG_ENCODE_MS_PER_MP: Record<JpegPlan, number> = {
 
 const MP = 1e6;
 
-/** Decoding into rows, per pass: what the decoder does as it hands each row on (not a JPEG's scans into its coefficient buffer). */
-function decodeRowsMs(header: ImageHeader, out: OutputSpec): number {
+/**
+ * Decoding into rows, per pass: what the decoder does as it hands each row on (not a JPEG's scans into its coefficient
+ * buffer); `whole`: every row and column at the window's scale (gravity=auto in the transcode).
+ */
+function decodeRowsMs(header: ImageHeader, out: OutputSpec, whole = false): number {
   const mp = (header.width * header.height) / MP;
   switch (header.format) {
     case 'jpeg': {
       // Huffman decoding down to the window's last row (those below are never read); the inverse DCT of its blocks only.
-      const window = storedWindow(header, out);
+      const window = whole ? storedWindow(header, {}) : storedWindow(header, out);
       const read = (header.width * (window.top + window.height)) / MP;
       const scale = jpegDecodeScale(header, out);
       const idct = ((CPU_TERMS.jpegDecodeMsPerMp - CPU_TERMS.jpegHuffmanMsPerMp) * scale * scale * window.width * window.height) / MP;
@@ -353,6 +368,28 @@ export function attentionWork(header: ImageHeader): JobWork {
       [PROGRESS_SCANNED]: scans / Math.max(1, header.scanBlocks),
     },
   };
+}
+
+/**
+ * gravity=auto in the transcode (codecs/src/engine.c attend_in_job): the job's work, its decoding of the window's rows
+ * replaced by the whole image's (kept and scored at the attention's scale); the kept image's window replayed is
+ * counted as decoded rows again, at the resampler's cost in the job's own.
+ */
+export function subjectInJobWork(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): JobWork {
+  const work = jobWork(header, out, plan);
+  const decoded = decodedSize(header, out);
+  const reduce = header.format === 'jpeg' ? jpegDecodeScale(header, out) * 8 : 1;
+  const scored = Math.ceil(decoded.width / reduce) * Math.ceil(decoded.height / reduce);
+  const extra =
+    decodeRowsMs(header, out, true) -
+    decodeRowsMs(header, out) +
+    (scored / MP) * CPU_TERMS.attentionMsPerMp +
+    ((decoded.width * decoded.height) / MP) * CPU_TERMS.keptImageMsPerMp;
+  const delivered = deliveredSize(header, out);
+  const replayed = windowSpan(header, out);
+  const decodedMs = work.msPerUnit[PROGRESS_DECODED]! * delivered.width * delivered.height + extra;
+  const units = replayed.width * replayed.height + decoded.width * decoded.height;
+  return { ...work, ms: work.ms + extra, msPerUnit: { ...work.msPerUnit, [PROGRESS_DECODED]: decodedMs / units } };
 }
 
 /** Predicted CPU milliseconds of a job (jobWork's). */

@@ -308,12 +308,19 @@ export function decodedSize(header: ImageHeader, out: OutputSpec): { width: numb
 export function deliveredSize(header: ImageHeader, out: OutputSpec): { width: number; height: number } {
   if (header.format !== 'jpeg') return header;
   const decoded = decodedSize(header, out);
-  const scale = jpegDecodeScale(header, out);
+  const span = windowSpan(header, out);
+  const imcu = Math.max(1, ...header.sampling.map((c) => c.h)) * 8 * jpegDecodeScale(header, out);
+  const width = storedWindow(header, out).width === header.width ? decoded.width : Math.min(decoded.width, span.width + imcu);
+  return { width, height: span.height };
+}
+
+/** The columns and rows of the image at the decoder's scale that the window covers (decode_scaled_span, codecs/src/engine.c). */
+export function windowSpan(header: ImageHeader, out: OutputSpec): { width: number; height: number } {
+  const decoded = decodedSize(header, out);
+  const scale = header.format === 'jpeg' ? jpegDecodeScale(header, out) : 1;
   const window = storedWindow(header, out);
   const span = (start: number, length: number, size: number) => Math.min(size, Math.ceil((start + length) * scale)) - Math.floor(start * scale);
-  const imcu = Math.max(1, ...header.sampling.map((c) => c.h)) * 8 * scale;
-  const width = window.width === header.width ? decoded.width : Math.min(decoded.width, span(window.left, window.width, decoded.width) + imcu);
-  return { width, height: span(window.top, window.height, decoded.height) };
+  return { width: span(window.left, window.width, decoded.width), height: span(window.top, window.height, decoded.height) };
 }
 
 /** The window as it reaches the resampler: at the decoder's scale, its own columns and rows only. */
@@ -501,11 +508,41 @@ function peakWith(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): numb
   return wasmPeakBytes(header, out, plan) + jsBytes(header, out, plan);
 }
 
-/** gravity=auto's job (codecs/src/attention.c): the image decoded as small as its decoder can, three rows of luma and two of colour. */
+/** The attention's rows (codecs/src/attention.c) for rows of `width`: three of luma (float), two of colour, and each column's cell. */
+const attentionRowBytes = (width: number) => width * (3 * 4 + 2 * 3 + 4);
+
+/** gravity=auto's job (codecs/src/attention.c): the image decoded as small as its decoder can, and the attention's rows. */
 export function attentionPeakBytes(header: ImageHeader): number {
   const out = attentionDecode(header);
   const decoded = decodedSize(header, out);
-  return Math.ceil(TERMS.baseBytes + decodeBytes(header, out) + decoded.width * (3 * 4 + 2 * 3) + 64 * 1024);
+  return Math.ceil(TERMS.baseBytes + decodeBytes(header, out) + attentionRowBytes(decoded.width) + 64 * 1024);
+}
+
+/**
+ * gravity=auto in the transcode (codecs/src/engine.c attend_in_job): the whole image as decoded at the window's
+ * scale, kept (1 B a sample), and the attention's rows beside, with its row of column sums (2 B a sample) and the
+ * reduced row when a JPEG decoded above 1/8 is scored as at 1/8.
+ */
+function keptImageBytes(header: ImageHeader, out: OutputSpec): number {
+  const decoded = decodedSize(header, out);
+  const samples = channels(header);
+  return decoded.width * decoded.height * samples + attentionRowBytes(decoded.width) + decoded.width * samples * 3;
+}
+
+/**
+ * gravity=auto is done in the transcode, on one decode, where the image kept for it fits the budget beside the job,
+ * and a JPEG is decoded at a DCT scale: at full scale the kept image is the whole photo, and its 8x8 boxes (upsampled
+ * chroma, clamped pixels) are further from the 1/8 decode the attention was chosen on (one of 238 corpus cuts moved).
+ */
+export function subjectInJob(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): boolean {
+  if (header.format === 'jpeg' && jpegDecodeScale(header, out) === 1) return false;
+  return peakWith(header, out, plan) + keptImageBytes(header, out) <= ENGINE_BUDGET_BYTES;
+}
+
+/** gravity=auto's peak: in the transcode, the job's and the kept image; else the attention job's or the transcode's, the larger. */
+export function subjectPeakBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+  if (subjectInJob(header, out, plan)) return Math.ceil(peakWith(header, out, plan) + keptImageBytes(header, out));
+  return Math.max(attentionPeakBytes(header), estimatePeakBytes(header, out, plan));
 }
 
 /** What the attention job asks of the decoder: a size so small that a JPEG is decoded at 1/8. */

@@ -17,6 +17,7 @@ import {
   FLAG_JPEG_RECODE,
   FLAG_LIBJPEG_TURBO,
   FLAG_OWN_WEBP_ALPHA,
+  FLAG_ATTEND,
   FLAG_PROGRESSIVE,
   FLAG_WEBP_LOW_MEMORY,
   FORMAT_CODES,
@@ -25,11 +26,20 @@ import {
 } from './abi';
 import { AVIF_TUNE, AVIF_YUV444, planAvif } from './avif-plan';
 import { EngineMemory } from './engine-memory';
-import { type JobWork, attentionWork, estimateCpuMs, jobWork } from './cpu-model';
+import { type JobWork, attentionWork, estimateCpuMs, jobWork, subjectInJobWork } from './cpu-model';
 import { EngineFailure, HostIo } from './host-io';
 import { JobWatch } from './job-watch';
 import { promising } from './jspi';
-import { type EncoderPlan, type JpegPlan, RETIRE_AFTER_BYTES, attentionPeakBytes, estimatePeakBytes, planEncoder, plannedOutputBytes } from './memory-model';
+import {
+  type EncoderPlan,
+  type JpegPlan,
+  RETIRE_AFTER_BYTES,
+  estimatePeakBytes,
+  planEncoder,
+  plannedOutputBytes,
+  subjectInJob,
+  subjectPeakBytes,
+} from './memory-model';
 import { nextTurn } from '../next-turn';
 import { Turns } from '../turns';
 
@@ -195,15 +205,32 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     memory.retire();
   }
 
-  /** gravity=auto's job: where the subject is (codecs/src/attention.c), the output its window's stored left and top. */
-  async function attendJob(input: Uint8Array, header: ImageHeader, out: OutputSpec, cpuBudgetMs: number): Promise<Box> {
+  /**
+   * gravity=auto: in the transcode, on its one decode, where the image it keeps fits (a JPEG's thumbnail); else the
+   * attention job first (codecs/src/attention.c: its output the window's stored left and top), then the transcode.
+   */
+  async function subjectJob(input: Uint8Array, header: ImageHeader, out: OutputSpec, cpuBudgetMs: number, profile?: Uint8Array): Promise<{ bytes: Uint8Array; window: Box }> {
     const window = storedWindow(header, out);
-    const bytes = await run(input, header, out, cpuBudgetMs, undefined, {
+    const upright = (left: number, top: number) => uprightWindow(header, out.orientation ?? 1, { ...window, left, top });
+    const chosen = plan(header, out);
+    if (subjectInJob(header, out, chosen)) {
+      let placed: Box = window;
+      const bytes = await run(input, header, out, cpuBudgetMs, profile, {
+        work: subjectInJobWork(header, out, chosen),
+        flags: FLAG_ATTEND,
+        done: (exports) => (placed = upright(exports.window_left(), exports.window_top())),
+      });
+      return { bytes, window: placed };
+    }
+    const started = clock();
+    const place = await run(input, header, out, cpuBudgetMs, undefined, {
       work: attentionWork(header),
       call: ({ attend }) => attend(FORMAT_CODES[header.format], header.width, header.height, window.width, window.height),
     });
-    const place = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    return uprightWindow(header, out.orientation ?? 1, { ...window, left: place.getInt32(0, true), top: place.getInt32(4, true) });
+    const at = new DataView(place.buffer, place.byteOffset, place.byteLength);
+    const found = upright(at.getInt32(0, true), at.getInt32(4, true));
+    const bytes = await run(input, header, { ...out, window: found }, cpuBudgetMs - (clock() - started), profile);
+    return { bytes, window: found };
   }
 
   async function run(
@@ -212,7 +239,15 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     out: OutputSpec,
     cpuBudgetMs: number,
     profile: Uint8Array | undefined,
-    other?: { work: JobWork; call: (engine: NonNullable<typeof live>) => Promise<void> },
+    job: {
+      /** The job's predicted work, when it is not a plain transcode's. */
+      work?: JobWork;
+      /** Another entry point than transcode (the attention job). */
+      call?: (engine: NonNullable<typeof live>) => Promise<void>;
+      flags?: number;
+      /** Reads what the module left of the job once it has succeeded. */
+      done?: (exports: EngineExports) => void;
+    } = {},
   ): Promise<Uint8Array> {
     started++;
     const engine = instance();
@@ -226,8 +261,9 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       (out.recode ? FLAG_JPEG_RECODE : 0) |
       (out.alignSteps ? FLAG_JPEG_ALIGN : 0) |
       (out.dcOnLevels ? DC_LEVEL_FLAGS[out.dcOnLevels] : 0) |
+      (job.flags ?? 0) |
       ((out.orientation ?? 1) << ORIENTATION_SHIFT);
-    const work = other?.work ?? jobWork(header, out, chosen);
+    const work = job.work ?? jobWork(header, out, chosen);
     const scale = options.predictionScale ?? 1;
     const watch = new JobWatch({ ...work, ms: work.ms * scale }, { budgetMs: cpuBudgetMs, scans: header.scans }, clock);
     const report = () => {
@@ -246,8 +282,9 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       const window = storedWindow(header, out);
       const placed = out.placed ?? { left: 0, top: 0, width: out.width, height: out.height };
       exports.geometry(window.left, window.top, window.width, window.height, out.width, out.height, placed.left, placed.top, rgbaWord(out.background ?? WHITE));
-      await watchdog(io, silenceMs, other ? other.call(engine) : transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, placed.width, placed.height, flags, header.width, header.height));
+      await watchdog(io, silenceMs, job.call ? job.call(engine) : transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, placed.width, placed.height, flags, header.width, header.height));
       last = { ...last, wasmBytes: exports.heap_top(), outputBufferBytes: io.peakOutputBytes, inputPasses: io.inputPasses };
+      job.done?.(exports);
       report();
       const output = io.finish();
       if (memory.wasmBytes() > retireAfter) retire();
@@ -284,12 +321,17 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
   return {
     estimatePeakBytes: (header, out) => estimatePeakBytes(header, out, plan(header, out)),
     estimateCpuMs: (header, out) => estimateCpuMs(header, out, plan(header, out)),
-    estimateSubject: (header) => ({ peakBytes: attentionPeakBytes(header), cpuMs: Math.ceil(attentionWork(header).ms) }),
+    estimateSubject: (header, out) => {
+      const chosen = plan(header, out);
+      const inJob = subjectInJob(header, out, chosen);
+      const cpuMs = inJob ? Math.ceil(subjectInJobWork(header, out, chosen).ms) : Math.ceil(attentionWork(header).ms) + estimateCpuMs(header, out, chosen);
+      return { peakBytes: subjectPeakBytes(header, out, chosen), cpuMs };
+    },
 
     holdJs: (bytes) => memory.holdJs(bytes),
 
     transcode: (input, header, out, limits = {}) => turns.run(() => run(input, header, out, limits.cpuBudgetMs ?? PAID_CPU_BUDGET_MS, limits.profile)),
-    findSubject: (input, header, out, limits = {}) => turns.run(() => attendJob(input, header, out, limits.cpuBudgetMs ?? PAID_CPU_BUDGET_MS)),
+    transcodeToSubject: (input, header, out, limits = {}) => turns.run(() => subjectJob(input, header, out, limits.cpuBudgetMs ?? PAID_CPU_BUDGET_MS, limits.profile)),
 
     memoryBytes: () => memory.liveBytes(),
     lastJob: () => last,
