@@ -15,6 +15,7 @@ import { encoderQuality } from './quality-scale';
 import { carryIccProfile, profileToCarry } from './steps/carry-icc';
 import { checkBudget, type JobCost, jobCost } from './steps/check-budget';
 import { chooseFormats, type RequestedFormat } from './steps/choose-formats';
+import { keepsEveryFrame } from './steps/frame-area';
 import { planGeometry } from './steps/geometry';
 import { neverLarger } from './steps/never-larger';
 import { keepsEveryPixel, oneLook } from './steps/one-look';
@@ -97,7 +98,7 @@ interface Candidate {
  */
 export async function compressImage(input: Uint8Array, request: CompressRequest): Promise<CompressResult> {
   const header = readInputHeader(input);
-  refuseUndecoded(header, request.inputs ?? { heic: true });
+  refuseUndecoded(header, request.inputs ?? { heic: true }, keepsEveryFrame(request.format, request.acceptsWebp));
   refuseAnimation(header);
   const { orientation, ...displayed } = orient(input, header);
   const geometry = planGeometry(displayed, request);

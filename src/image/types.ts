@@ -191,8 +191,45 @@ export interface HeifHeader extends Omit<ImageHeader, 'format'> {
   heif: HeifImage;
 }
 
+/** One GIF frame as its graphic control extension and image descriptor describe it (header/gif-header.ts). */
+export interface GifFrame {
+  /** Its rectangle on the logical screen, clipped to the screen (empty when it lies wholly outside). */
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  interlaced: boolean;
+  /** The delay after it, in hundredths of a second. */
+  delayCs: number;
+  /** What is done with it before the next frame: 0 and 1 leave it, 2 clears it to transparent, 3 restores what was under it. */
+  disposal: number;
+  /** The palette index drawn as transparent, or null. */
+  transparentIndex: number | null;
+}
+
+/** What a GIF's blocks say, walked without decoding: its frames (packed; gifFrame() reads one) and loop count. */
+export interface GifImage {
+  /** Seven 16-bit fields a frame: header/gif-header.ts packs them. */
+  frames: Uint16Array;
+  frameCount: number;
+  /** NETSCAPE2.0's loop count: repeats after the first play, 0 forever; null when absent (played once). */
+  loopCount: number | null;
+  /** Entries in the global colour table (0: none). */
+  globalColours: number;
+}
+
+/**
+ * A GIF input's header: width and height are the logical screen's; hasAlpha when a frame has a transparent index,
+ * the first frame leaves part of the screen undrawn (transparent, as browsers draw it) or a frame is cleared to
+ * the background before the next; animated when it has more than one frame; interlaced the first frame's.
+ */
+export interface GifHeader extends Omit<ImageHeader, 'format'> {
+  format: 'gif';
+  gif: GifImage;
+}
+
 /** The header of any input the service recognises. */
-export type InputHeader = ImageHeader | HeifHeader;
+export type InputHeader = ImageHeader | HeifHeader | GifHeader;
 
 /** What a job must produce: the pipeline has already resolved `auto` and the fitted size. */
 export interface OutputSpec {

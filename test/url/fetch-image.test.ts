@@ -341,10 +341,10 @@ describe('size: 413 url_too_large over 10 MB', () => {
   });
 });
 
-describe('content: 400 url_invalid_content unless the bytes are JPEG, PNG or WebP', () => {
+describe('content: 400 url_invalid_content unless the bytes are an image the service recognises (JPEG, PNG, WebP, HEIF, GIF)', () => {
   it.each([
     ['an HTML page labelled image/png', '<!doctype html><title>Not found</title>', 'image/png'],
-    ['a GIF', 'GIF89a\x01\x00\x01\x00', 'image/gif'],
+    ['a BMP', 'BM\x46\x00\x00\x00\x00\x00\x00\x00\x36\x00', 'image/bmp'],
     ['an SVG', '<svg xmlns="http://www.w3.org/2000/svg"/>', 'image/svg+xml'],
     ['an empty body', '', 'image/jpeg'],
   ])('refuses %s', async (_what, body, type) => {

@@ -1,12 +1,13 @@
 import { ApiError } from '../../errors/api-error';
 import type { ImageHeader, InputHeader } from '../types';
 import { detectFormat } from './detect-format';
+import { gifNotDecodedYet, readGifHeader } from './gif-header';
 import { notDecodedYet, readHeifHeader } from './heif-header';
 import { readJpegHeader } from './jpeg-header';
 import { readPngHeader } from './png-header';
 import { readWebpHeader } from './webp-header';
 
-const READERS = { jpeg: readJpegHeader, png: readPngHeader, webp: readWebpHeader, heif: readHeifHeader };
+const READERS = { jpeg: readJpegHeader, png: readPngHeader, webp: readWebpHeader, heif: readHeifHeader, gif: readGifHeader };
 
 /** Identifies any input the service recognises by its magic bytes and reads its header; no pixel is decoded. */
 export function readInputHeader(bytes: Uint8Array): InputHeader {
@@ -18,9 +19,10 @@ export function readInputHeader(bytes: Uint8Array): InputHeader {
   return { ...READERS[format](bytes), fileBytes: bytes.length };
 }
 
-/** The header of an image the engine decodes (JPEG, PNG, WebP): a HEIF/AVIF one is refused once walked. */
+/** The header of an image the engine decodes (JPEG, PNG, WebP): a HEIF/AVIF or GIF one is refused once walked. */
 export function readHeader(bytes: Uint8Array): ImageHeader {
   const header = readInputHeader(bytes);
   if ('heif' in header) throw notDecodedYet(header);
+  if ('gif' in header) throw gifNotDecodedYet(header);
   return header;
 }
