@@ -2,7 +2,7 @@ import { ApiError } from '../errors/api-error';
 import { PAID_CPU_BUDGET_MS } from '../limits/cpu';
 import { ENGINE_BUDGET_BYTES } from '../limits/memory';
 import { queuedJob, type ServerTiming } from '../timing/server-timing';
-import { readIccProfile } from './container';
+import { readIccProfileWork } from './container';
 import { insertAvifMetadata } from './container/avif-items';
 import { metadataBlocks } from './container/metadata-blocks';
 import { readKeptMetadata } from './container/read-metadata';
@@ -24,6 +24,7 @@ import { losslessRecoding, onSourceGrid, preferRecoding } from './steps/jpeg-fro
 import { refuseAnimation } from './steps/refuse-animation';
 import { refuseIncomplete } from './steps/refuse-incomplete';
 import { refuseUndecoded } from './steps/refuse-undecoded';
+import { profileReadMs } from './wasm/cpu-model';
 import type { Box, FitMode, Gravity, MetadataClass, OutputFormat, OutputSpec, Rgba } from './types';
 
 export interface CompressRequest {
@@ -109,7 +110,10 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     ...(request.background ? { background: request.background } : {}),
   };
   // A truncated file is refused below; its profile is not worth reading before the check names a bomb.
-  const icc = header.complete ? await readIccProfile(input, header.format) : null;
+  const read = header.complete ? await readIccProfileWork(input, header.format) : { profile: null, inflatedFrom: 0 };
+  const icc = read.profile;
+  // Its inflating (bounded: bounded-inflate.ts) is the request's CPU too, charged as the engine charges PNG input.
+  const profileMs = profileReadMs(read.inflatedFrom);
   // What the outputs carry of it (carry-icc.ts: not a plain sRGB one, nor one past what a profile may add).
   const carried = profileToCarry(icc, input.length);
   const iccBytes = carried?.length ?? 0;
@@ -121,15 +125,17 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const optional = otherFormats.flatMap((spec) => oneLook(header, spec, request.quality) ?? []);
   let lookSkipped = optional.length < otherFormats.length;
   const cpuBudgetMs = request.cpuBudgetMs ?? PAID_CPU_BUDGET_MS;
+  // What the jobs may take: the budget less the profile's reading.
+  const jobsBudgetMs = cpuBudgetMs - profileMs;
   // gravity=auto: the first job finds the window (engine.transcodeToSubject) and every other candidate cuts it.
   const smartCrop = request.gravity === 'auto' && geometry.cropped;
   const primaryCost = smartCrop ? engine.estimateSubject(header, primary!) : jobCost(engine, header, primary!);
-  checkBudget(header, primary!, primaryCost, cpuBudgetMs);
+  checkBudget(header, primary!, { ...primaryCost, cpuMs: primaryCost.cpuMs + profileMs }, cpuBudgetMs);
   let cpuMs = primaryCost.cpuMs;
   const alternatives: Array<{ spec: OutputSpec; cost: JobCost }> = [];
   for (const spec of optional) {
     const cost = jobCost(engine, header, spec);
-    if (cost.peakBytes > ENGINE_BUDGET_BYTES || cpuMs + cost.cpuMs > cpuBudgetMs) continue;
+    if (cost.peakBytes > ENGINE_BUDGET_BYTES || cpuMs + cost.cpuMs > jobsBudgetMs) continue;
     alternatives.push({ spec, cost });
     cpuMs += cost.cpuMs;
   }
@@ -137,7 +143,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   let recoding = losslessRecoding(header, primary!);
   if (recoding) {
     const cost = jobCost(engine, header, recoding);
-    if (cost.peakBytes > ENGINE_BUDGET_BYTES || cpuMs + cost.cpuMs > cpuBudgetMs) recoding = undefined;
+    if (cost.peakBytes > ENGINE_BUDGET_BYTES || cpuMs + cost.cpuMs > jobsBudgetMs) recoding = undefined;
     else cpuMs += cost.cpuMs;
   }
   refuseIncomplete(header);
@@ -163,7 +169,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   };
   const encode = async (spec: OutputSpec, toSubject = false): Promise<Candidate> => {
     jobsStartedMs ??= Date.now();
-    const limits = { cpuBudgetMs: cpuBudgetMs - (Date.now() - jobsStartedMs) };
+    const limits = { cpuBudgetMs: jobsBudgetMs - (Date.now() - jobsStartedMs) };
     // AVIF's container is the engine's own: the profile goes in as it is written.
     if (spec.format === 'avif') {
       const profile = carried ?? undefined;

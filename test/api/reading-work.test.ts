@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { idatLimit, MAX_ICCP_BYTES } from '../../src/image/header/png-header';
+import { idatLimit, MAX_ICCP_BYTES, MAX_TEXT_BYTES } from '../../src/image/header/png-header';
+import { compressImage } from '../../src/image/pipeline';
+import { encoderQuality } from '../../src/image/quality-scale';
+import { profileReadMs } from '../../src/image/wasm/cpu-model';
 import { readHeader } from '../../src/image/header/read-header';
 import { readIccProfile } from '../../src/image/container';
 import { inflateBounded } from '../../src/image/container/bounded-inflate';
@@ -11,7 +14,7 @@ import { compress, errorBody } from '../helpers/api';
 import { blackPng, iccBombChunk } from '../helpers/crafted';
 import { emptyBlocks, zlibAfterEmptyBlocks } from '../helpers/deflate-work';
 import { pngFile, zlibStored } from '../helpers/png';
-import { expectUnsupported } from '../helpers/errors';
+import { apiErrorOf, expectUnsupported } from '../helpers/errors';
 
 /** A 16x16 RGB PNG whose IDAT holds `blocks` empty deflate blocks before its rows. */
 const emptyBlocksPng = (blocks: number) => pngFile({ width: 16, height: 16, colourType: 2 }, zlibAfterEmptyBlocks(new Uint8Array(16 * 49), blocks));
@@ -52,6 +55,42 @@ describe('issue 35: deflate data that makes work without output', () => {
     expect(response.status).toBe(400);
     expect(await errorBody(response)).toEqual({ error: 'unsupported_image', message: expect.stringMatching(/iCCP chunk is \d+ bytes: larger than any colour profile/) });
     expect(wasmEngine.jobsStarted()).toBe(jobs);
+  });
+
+  it("a 16x16 PNG whose zTXt holds 860,000 empty blocks (9.9 MB) is refused from its header: text past what libspng keeps (2 MiB) is never read", async () => {
+    const ztxt = pngChunk('zTXt', new Uint8Array([...text('Comment\0'), 0, ...zlibAfterEmptyBlocks(text('a comment'), 860_000)]));
+    const input = blackPng(16, 16, 3, [ztxt]);
+    expect(input.length).toBeGreaterThan(9_000_000);
+    const jobs = wasmEngine.jobsStarted();
+    const response = await compress(input, { format: 'jpeg' });
+    expect(response.status).toBe(400);
+    expect(await errorBody(response)).toEqual({ error: 'unsupported_image', message: expect.stringMatching(/text chunks hold \d+ bytes: more than the 2 MiB of text it may carry/) });
+    expect(wasmEngine.jobsStarted()).toBe(jobs);
+  });
+
+  it('the text limit counts tEXt, zTXt and iTXt together; text under it is read as before', async () => {
+    const half = (type: 'tEXt' | 'iTXt' | 'zTXt') => pngChunk(type, new Uint8Array([...text('Comment\0'), ...new Uint8Array(MAX_TEXT_BYTES / 2 - 8).fill(97)]));
+    await expectUnsupported(() => readHeader(blackPng(16, 16, 3, [half('tEXt'), half('iTXt'), half('zTXt')])));
+    expect(readHeader(blackPng(16, 16, 3, [half('tEXt'), half('iTXt')])).width).toBe(16);
+    const response = await compress(blackPng(16, 16, 3, [pngChunk('zTXt', new Uint8Array([...text('Comment\0'), 0, ...zlibAfterEmptyBlocks(text('a comment'), 800)]))]), { format: 'jpeg' });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+  });
+
+  it("charges the profile read's inflating to the request's CPU: a 1 MB stored iCCP adds its bytes at the PNG input rate", async () => {
+    // A "profile" of zeros, stored: inflated whole (not sparse) and then dropped, as it parses as no profile.
+    const iccp = pngChunk('iCCP', new Uint8Array([...text('icc\0'), 0, ...zlibStored(new Uint8Array(1_000_000))]));
+    const input = blackPng(16, 16, 3, [iccp]);
+    const header = readHeader(input);
+    const job = wasmEngine.estimateCpuMs(header, { format: 'jpeg', quality: encoderQuality('jpeg', 80), width: 16, height: 16 });
+    const profile = profileReadMs(iccp.length - 12 - 5);
+    expect(profile).toBeGreaterThan(200);
+    const request = { quality: 80, format: 'jpeg' as const, acceptsWebp: false, cpuBudgetMs: job + profile / 2 };
+    // The job alone fits that budget; with the profile's reading charged it does not.
+    const refused = await apiErrorOf(() => compressImage(input, request));
+    expect(refused.code).toBe('image_too_large');
+    expect(refused.message).toContain(`would take about ${((job + profile) / 1000).toFixed(1)} s of CPU`);
+    expect((await compressImage(blackPng(16, 16, 3), request)).format).toBe('jpeg');
   });
 
   it('IDAT data under the limit is read (the engine then counts it): a few empty blocks before the rows are still an image', async () => {

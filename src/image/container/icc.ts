@@ -50,18 +50,26 @@ const PNG_CHUNK_CACHE_BYTES = 2 * 1_048_576;
  * container itself is malformed, or a PNG's iCCP inflates past what its decoder would take.
  */
 export async function readIccProfile(bytes: Uint8Array, format: ImageFormat): Promise<Uint8Array | null> {
-  if (format === 'jpeg') return checkedProfile(jpegProfile(parseJpeg(bytes).segments));
+  return (await readIccProfileWork(bytes, format)).profile;
+}
+
+/** readIccProfile's profile, and the bytes it handed the inflater (a PNG's iCCP data): work the request is charged for. */
+export async function readIccProfileWork(bytes: Uint8Array, format: ImageFormat): Promise<{ profile: Uint8Array | null; inflatedFrom: number }> {
+  if (format === 'jpeg') return { profile: checkedProfile(jpegProfile(parseJpeg(bytes).segments)), inflatedFrom: 0 };
   if (format === 'png') {
     const chunks = parsePng(bytes);
     // An iCCP chunk, even a broken one, overrides cHRM (browsers then show a broken one as sRGB).
-    const profile = chunks.some((c) => c.type === 'iCCP') ? checkedProfile(await pngProfile(chunks)) : pngChrmProfile(chunks);
-    return profile && fitsPng(profile, chunks[0]!) ? profile : null;
+    if (!chunks.some((c) => c.type === 'iCCP')) return { profile: fitting(pngChrmProfile(chunks), chunks), inflatedFrom: 0 };
+    const { profile, inflatedFrom } = await pngProfile(chunks);
+    return { profile: fitting(checkedProfile(profile), chunks), inflatedFrom };
   }
   // Like EXIF, ICCP is only defined in the extended (VP8X) format.
   const chunks = parseWebp(bytes);
-  if (chunks[0]!.fourcc !== 'VP8X') return null;
-  return checkedProfile(chunks.find((c) => c.fourcc === 'ICCP')?.data ?? null);
+  if (chunks[0]!.fourcc !== 'VP8X') return { profile: null, inflatedFrom: 0 };
+  return { profile: checkedProfile(chunks.find((c) => c.fourcc === 'ICCP')?.data ?? null), inflatedFrom: 0 };
 }
+
+const fitting = (profile: Uint8Array | null, chunks: readonly PngChunk[]) => (profile && fitsPng(profile, chunks[0]!) ? profile : null);
 
 export const isIccSegment = (s: JpegSegment) => s.marker === APP2 && startsWith(s.data, ICC_ID);
 
@@ -83,14 +91,14 @@ function jpegProfile(segments: readonly JpegSegment[]): Uint8Array | null {
 }
 
 /** iCCP: a 1-79 byte Latin-1 name, NUL, compression method 0 (zlib), the compressed profile. */
-async function pngProfile(chunks: readonly PngChunk[]): Promise<Uint8Array | null> {
+async function pngProfile(chunks: readonly PngChunk[]): Promise<{ profile: Uint8Array | null; inflatedFrom: number }> {
   const data = chunks.find((c) => c.type === 'iCCP')?.data;
-  if (!data) return null;
+  if (!data) return { profile: null, inflatedFrom: 0 };
   const nul = data.subarray(0, 81).indexOf(0);
-  if (nul < 1 || data[nul + 1] !== 0) return null;
+  if (nul < 1 || data[nul + 1] !== 0) return { profile: null, inflatedFrom: 0 };
   const inflated = await inflateBounded(data.subarray(nul + 2), PNG_CHUNK_CACHE_BYTES);
   if (inflated.why === 'larger') throw unsupported('The PNG is refused: its iCCP profile takes more than 2 MiB once inflated.');
-  return inflated.bytes;
+  return { profile: inflated.bytes, inflatedFrom: inflated.readBytes };
 }
 
 /**

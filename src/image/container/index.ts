@@ -4,5 +4,5 @@
  */
 export type { ImageFormat } from '../types';
 export { readOrientation } from './exif';
-export { readIccProfile, insertIccProfile } from './icc';
+export { readIccProfile, readIccProfileWork, insertIccProfile } from './icc';
 export { stripMetadata, stripMetadataWithReport, type StripResult } from './strip-metadata';

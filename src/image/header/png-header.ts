@@ -43,6 +43,14 @@ export const idatLimit = (width: number, height: number, bitDepth: number, color
  * or the engine inflates it too.
  */
 export const MAX_ICCP_BYTES = MAX_CARRIED_PROFILE_BYTES + 64 * 1024;
+/**
+ * Text chunks (tEXt, zTXt, iTXt) past this in all cannot be what the engine's decoder keeps: libspng holds at most
+ * 2 MiB of text, EXIF and profile once inflated (codecs/src/png-decode.c, PNG_CHUNK_CACHE_BYTES) and refuses the image
+ * past it, and compressed text is never much smaller than its inflated size stored (5 bytes a 65,535). Only data that
+ * makes the inflater work without text (empty blocks: issue 35) gets past it; refused from the header, unread.
+ */
+export const MAX_TEXT_BYTES = 2 * MiB + 64 * 1024;
+const TEXT_CHUNKS = new Set(['tEXt', 'zTXt', 'iTXt']);
 
 function filteredBytes(width: number, height: number, bitDepth: number, colorType: number, interlaced: boolean): number {
   const rowBytes = (w: number) => 1 + Math.ceil((w * CHANNELS[colorType]! * bitDepth) / 8);
@@ -88,11 +96,16 @@ export function readPngHeader(b: Uint8Array): ImageHeader {
   };
   // What deflate could never need is refused from the chunks' lengths, before their CRCs are computed.
   let idatBytes = 0;
+  let textBytes = 0;
   for (const chunk of chunks) {
     if (chunk.type === 'IDAT') idatBytes += chunk.data.length;
+    if (TEXT_CHUNKS.has(chunk.type)) textBytes += chunk.data.length;
     if (chunk.type === 'iCCP' && chunk.data.length > MAX_ICCP_BYTES) {
       throw new ApiError('unsupported_image', `The PNG's iCCP chunk is ${chunk.data.length} bytes: larger than any colour profile it could carry (at most ${MAX_ICCP_BYTES}).`);
     }
+  }
+  if (textBytes > MAX_TEXT_BYTES) {
+    throw new ApiError('unsupported_image', `The PNG's text chunks hold ${textBytes} bytes: more than the 2 MiB of text it may carry (at most ${MAX_TEXT_BYTES}).`);
   }
   const maxIdat = idatLimit(width, height, bitDepth, colorType, header.interlaced);
   if (idatBytes > maxIdat) {

@@ -392,6 +392,11 @@ export function subjectInJobWork(header: ImageHeader, out: OutputSpec, plan: Enc
   return { ...work, ms: work.ms + extra, msPerUnit: { ...work.msPerUnit, [PROGRESS_DECODED]: decodedMs / units } };
 }
 
+/** The profile read's inflating of `bytes` of a PNG's iCCP data (src/image/container/icc.ts), charged as the engine's PNG input. */
+export function profileReadMs(bytes: number): number {
+  return (bytes * CPU_TERMS.pngInputMsPerMb) / MP;
+}
+
 /** Predicted CPU milliseconds of a job (jobWork's). */
 export function estimateCpuMs(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
   return Math.ceil(jobWork(header, out, plan).ms);
