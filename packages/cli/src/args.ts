@@ -20,6 +20,7 @@ Compression:
   -q, --quality N        1-100 (default 80)
   -f, --format F         auto, jpeg, png, webp or avif (default auto: keep the input's format)
       --allow-webp       with auto, take WebP when smaller at the same look
+      --allow-avif       with auto, take AVIF when smaller at the same look (with --allow-webp: either)
       --max-width N      scale down to fit, keeping the aspect ratio
       --max-height N
       --width N, --height N  a box (1-12000), filled as --fit says; not with --max-width/--max-height
@@ -76,6 +77,7 @@ export interface Args {
   quality?: number;
   format?: Format;
   allowWebp: boolean;
+  allowAvif: boolean;
   maxWidth?: number;
   maxHeight?: number;
   width?: number;
@@ -96,8 +98,8 @@ export interface Args {
 
 /** The client's compression options that the command line sets. */
 export function compressOptions(args: Args): CompressOptions {
-  const { quality, format, maxWidth, maxHeight, width, height, fit, gravity, background, preserve, allowWebp } = args;
-  return { quality, format, maxWidth, maxHeight, width, height, fit, gravity, background, preserve, allowWebp };
+  const { quality, format, maxWidth, maxHeight, width, height, fit, gravity, background, preserve, allowWebp, allowAvif } = args;
+  return { quality, format, maxWidth, maxHeight, width, height, fit, gravity, background, preserve, allowWebp, allowAvif };
 }
 
 function integer(name: string, value: string | undefined, min: number, max: number): number | undefined {
@@ -144,6 +146,7 @@ export function parseCommandLine(argv: string[]): Args {
         quality: { type: 'string', short: 'q' },
         format: { type: 'string', short: 'f' },
         'allow-webp': { type: 'boolean', default: false },
+        'allow-avif': { type: 'boolean', default: false },
         'max-width': { type: 'string' },
         'max-height': { type: 'string' },
         width: { type: 'string' },
@@ -190,6 +193,7 @@ export function parseCommandLine(argv: string[]): Args {
     quality: integer('quality', v.quality, 1, 100),
     format: format as Format | undefined,
     allowWebp: v['allow-webp'],
+    allowAvif: v['allow-avif'],
     maxWidth: integer('max-width', v['max-width'], 1, 1_000_000),
     maxHeight: integer('max-height', v['max-height'], 1, 1_000_000),
     width: integer('width', v.width, 1, 12_000),
@@ -215,10 +219,12 @@ export function parseCommandLine(argv: string[]): Args {
     throw new UsageError(`--fit ${args.fit} needs both --width and --height.`);
   }
   if (args.backup && !args.inPlace) throw new UsageError('--backup goes with --in-place.');
-  if (args.inPlace && ((args.format && args.format !== 'auto') || args.allowWebp)) {
+  if (args.inPlace && ((args.format && args.format !== 'auto') || args.allowWebp || args.allowAvif)) {
     throw new UsageError('--in-place keeps each file\'s name, so it cannot change its format: use --out-dir or the default NAME.min.EXT.');
   }
-  if (args.allowWebp && args.format && args.format !== 'auto') throw new UsageError('--allow-webp goes with --format auto.');
+  for (const [allowed, flag] of [[args.allowWebp, '--allow-webp'], [args.allowAvif, '--allow-avif']] as const) {
+    if (allowed && args.format && args.format !== 'auto') throw new UsageError(`${flag} goes with --format auto.`);
+  }
   if (args.manifest !== undefined && args.noManifest) throw new UsageError('--manifest and --no-manifest exclude each other.');
   if (paths.includes('-')) {
     if (paths.length > 1 || command !== 'compress') throw new UsageError('- (stdin) must be the only input, of compress.');

@@ -40,6 +40,7 @@ const EXT_FORMAT: Record<string, ImageFormat> = { '.jpg': 'jpeg', '.jpeg': 'jpeg
 export function optionsKey(args: Args): string {
   const parts = [`quality=${args.quality ?? 80}`, `format=${args.format ?? 'auto'}`];
   if (args.allowWebp) parts.push('allow-webp');
+  if (args.allowAvif) parts.push('allow-avif');
   if (args.maxWidth !== undefined) parts.push(`max-width=${args.maxWidth}`);
   if (args.maxHeight !== undefined) parts.push(`max-height=${args.maxHeight}`);
   if (args.width !== undefined) parts.push(`width=${args.width}`);
@@ -83,7 +84,8 @@ function outputName(input: string, inputFormat: ImageFormat, format: ImageFormat
 /** The formats the API may answer with for this input and these options. */
 function possibleFormats(args: Args, inputFormat: ImageFormat): ImageFormat[] {
   if (args.format && args.format !== 'auto') return [args.format];
-  return args.allowWebp && inputFormat !== 'webp' ? [inputFormat, 'webp'] : [inputFormat];
+  const allowed = [...(args.allowWebp ? (['webp'] as const) : []), ...(args.allowAvif ? (['avif'] as const) : [])];
+  return [inputFormat, ...allowed.filter((format) => format !== inputFormat)];
 }
 
 /** The inputs of a run, and the folder their outputs go under: -o DIR, else the inputs' common folder. */

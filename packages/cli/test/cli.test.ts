@@ -30,6 +30,8 @@ describe('usage and configuration errors: exit 2, nothing sent', () => {
     [[], /Name the files or folders/],
     [['--in-place', '-o', 'out', 'a.png'], /exclude each other/],
     [['--in-place', '--format', 'webp', 'a.png'], /cannot change its format/],
+    [['--in-place', '--allow-avif', 'a.png'], /cannot change its format/],
+    [['--allow-avif', '--format', 'jpeg', 'a.png'], /--allow-avif goes with --format auto/],
     [['--backup', 'a.png'], /--backup goes with --in-place/],
     [['missing.png'], /No such file or folder: missing.png/],
     [['-', '--json'], /stdin/],
@@ -117,6 +119,16 @@ describe('outputs', () => {
     fake.api.answer(image({ format: 'webp' }));
     expect((await squeeze(['p.png', '--allow-webp'], { cwd: dir, env })).code).toBe(0);
     expect(await files(dir)).toEqual(['p.min.webp', 'p.png', 'squeeze-manifest.json']);
+  });
+
+  it('with --allow-avif, Accept names image/avif and an answer in AVIF is written as NAME.min.avif; with both flags, both are named', async () => {
+    dir = await tree({ 'p.png': pngBytes(), 'q.png': pngBytes({ padding: 3 }) });
+    fake.api.answer(image({ format: 'avif' }), image({ format: 'avif' }));
+    expect((await squeeze(['p.png', '--allow-avif'], { cwd: dir, env })).code).toBe(0);
+    expect(await files(dir)).toEqual(['p.min.avif', 'p.png', 'q.png', 'squeeze-manifest.json']);
+    expect(fake.api.requests[0]!.headers.accept).toMatch(/^image\/avif, image\/\*;q=0\.8$/);
+    expect((await squeeze(['q.png', '--allow-avif', '--allow-webp'], { cwd: dir, env })).code).toBe(0);
+    expect(fake.api.requests[1]!.headers.accept).toMatch(/^image\/avif, image\/webp, image\/\*;q=0\.8$/);
   });
 });
 

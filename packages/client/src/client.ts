@@ -40,6 +40,8 @@ export interface CallOptions {
 export interface CompressOptions extends CompressOptionsOfApi, CallOptions {
   /** With format `auto`, let the API answer WebP when that is smaller at the same look (sends `Accept: image/webp`; the API decides). */
   allowWebp?: boolean;
+  /** With format `auto`, let the API answer AVIF when that is smaller at the same look (sends `Accept: image/avif`; the API decides). */
+  allowAvif?: boolean;
 }
 
 export interface CompressResult {
@@ -192,10 +194,11 @@ export class Squeeze {
    * The answer is believed only when its bytes are an image of the format and length its headers give.
    */
   async compress(input: CompressInput, options: CompressOptions = {}): Promise<CompressResult> {
-    const { signal, timeoutMs, allowWebp, ...apiOptions } = options;
+    const { signal, timeoutMs, allowWebp, allowAvif, ...apiOptions } = options;
     signal?.throwIfAborted();
     const source = await prepareSource(input, apiOptions);
-    const accept = allowWebp ? 'image/webp, image/*;q=0.8' : 'image/jpeg, image/png, image/*;q=0.8';
+    const allowed = [...(allowAvif ? ['image/avif'] : []), ...(allowWebp ? ['image/webp'] : [])];
+    const accept = `${allowed.length ? allowed.join(', ') : 'image/jpeg, image/png'}, image/*;q=0.8`;
     const answer = await this.#call('v1/compress', 'POST', { signal, timeoutMs }, source, accept, readImageAnswer);
     const { image, format, originalSize, compressedSize }: ImageAnswer = answer.value;
     const h = answer.response.headers;

@@ -68,6 +68,14 @@ describe('compress', () => {
     expect(fake.api.requests[1]!.headers.accept).toMatch(/^image\/webp/);
   });
 
+  it('asks for AVIF through Accept only with allowAvif, and for both with both', async () => {
+    const squeeze = client();
+    await squeeze.compress(pngBytes(), { allowAvif: true });
+    await squeeze.compress(pngBytes(), { allowAvif: true, allowWebp: true });
+    await squeeze.compress(pngBytes(), { allowWebp: true });
+    expect(fake.api.requests.map((r) => r.headers.accept)).toEqual(['image/avif, image/*;q=0.8', 'image/avif, image/webp, image/*;q=0.8', 'image/webp, image/*;q=0.8']);
+  });
+
   it('streams a ReadableStream upload: the server reads its first part before the source has ended', async () => {
     const firstPart = pngBytes({ padding: 100_000 });
     let receivedBeforeEnd = 0;

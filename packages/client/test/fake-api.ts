@@ -110,7 +110,7 @@ const RATE_LIMIT = {
 /** A 200 as /v1/compress answers: the image (by default the smallest one of its format) and its headers. */
 export function image(options: { bytes?: Uint8Array; format?: string; original?: number; notes?: string; headers?: Record<string, string> } = {}): Handler {
   return (_req, res, body) => {
-    const bytes = options.bytes ?? (options.format === 'webp' ? webpBytes() : options.format === 'jpeg' ? jpegBytes() : pngBytes());
+    const bytes = options.bytes ?? (options.format === 'webp' ? webpBytes() : options.format === 'jpeg' ? jpegBytes() : options.format === 'avif' ? avifBytes() : pngBytes());
     const original = options.original ?? body.length;
     res.writeHead(200, {
       'Content-Type': `image/${options.format ?? 'png'}`,
@@ -167,4 +167,6 @@ export function webpBytes(options: { animated?: boolean } = {}): Uint8Array<Arra
   const vp8l = [...'VP8L'].map((c) => c.charCodeAt(0)).concat([5, 0, 0, 0, 0x2f, 0, 0, 0, 0, 0]);
   return new Uint8Array(riff([...vp8x, ...vp8l]));
 }
+/** An ftyp box of the avif brand: all the client checks of an AVIF answer. */
+export const avifBytes = () => new Uint8Array([0, 0, 0, 20, ...[...'ftypavif'].map((c) => c.charCodeAt(0)), 0, 0, 0, 0, ...[...'mif1'].map((c) => c.charCodeAt(0))]);
 export const jpegBytes = (size = 16) => new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...new Array(Math.max(0, size - 4)).fill(0)]);
