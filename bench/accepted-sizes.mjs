@@ -37,9 +37,22 @@ const KINDS = {
   'lossy WebP': { format: 'webp', fileBytesPerPixel: 0.3 },
   'lossy WebP with alpha': { format: 'webp', hasAlpha: true, fileBytesPerPixel: 0.5 },
   'lossless WebP': { format: 'webp', lossless: true, fileBytesPerPixel: 1.5 },
+  'AVIF 4:2:0, one frame': { format: 'avif', avif: { chroma: '420', bitDepth: 8 }, fileBytesPerPixel: 0.1 },
+  'AVIF 10-bit 4:4:4 with alpha, one frame': { format: 'avif', hasAlpha: true, avif: { chroma: '444', bitDepth: 10, alpha: true }, fileBytesPerPixel: 0.2 },
+  'AVIF grid of 1024x1024 cells, 4:2:0': { format: 'avif', avif: { chroma: '420', bitDepth: 8, cell: 1024 }, fileBytesPerPixel: 0.1 },
 };
 /** Inputs whose header is walked (src/image/header/heif-header.ts) but that no decoder reads yet: refused at every size. */
-const WALKED = ['HEIC (HEVC, one image or a grid)', 'AVIF (AV1, one image or a grid) as input'];
+const WALKED = ['HEIC (HEVC, one image or a grid)'];
+
+/** An AVIF header's layout (src/image/types.ts HeifImage): one frame, or a grid of cells of `cell` pixels a side. */
+function heif({ chroma, bitDepth, alpha, cell }, width, height, fileBytes) {
+  const columns = cell ? Math.ceil(width / cell) : 1;
+  const rows = cell ? Math.ceil(height / cell) : 1;
+  const count = columns * rows;
+  const tiles = Array.from({ length: count }, (_, id) => ({ id, width: cell ?? width, height: cell ?? height, extents: [{ offset: 0, length: Math.round(fileBytes / count) }] }));
+  const picture = { id: 0, width, height, codec: 'av01', config: new Uint8Array(4), bitDepth, chroma, tiles, ...(cell ? { grid: { rows, columns } } : {}) };
+  return { brands: ['avif'], primary: picture, ...(alpha ? { alpha: { ...picture, bitDepth: 8, chroma: 'mono' } } : {}), premultiplied: false, colour: {}, orientation: 1 };
+}
 const COLUMNS = [
   ['→ JPEG, full size', 'jpeg'],
   ['→ PNG, full size', 'png'],
@@ -58,8 +71,9 @@ function admits(kind, megapixels, format, box) {
   const width = Math.round(Math.sqrt(megapixels * 1e6 * 1.5));
   const height = Math.round(width / 1.5);
   if (width * height > cap) return false;
-  const { fileBytesPerPixel = 0, ...fields } = kind;
-  const header = { ...m.baseHeader(kind.format, width, height), ...fields, fileBytes: Math.min(m.COMPRESS_MAX_BYTES, Math.round(width * height * fileBytesPerPixel)) };
+  const { fileBytesPerPixel = 0, avif, ...fields } = kind;
+  const fileBytes = Math.min(m.COMPRESS_MAX_BYTES, Math.round(width * height * fileBytesPerPixel));
+  const header = { ...m.baseHeader(kind.format, width, height), ...fields, fileBytes, ...(avif ? { heif: heif(avif, width, height, fileBytes) } : {}) };
   const fitted = m.planGeometry({ width, height }, typeof box === 'object' ? box : { maxWidth: box });
   const out = {
     format,

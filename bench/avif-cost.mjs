@@ -15,7 +15,7 @@ const SERVICE_QUALITY = 80;
 const SPEEDS = [6, 7, 8, 9];
 const RUNS = 3;
 
-const ownCpuMs = () => {
+export const ownCpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
@@ -27,7 +27,7 @@ function childrenCpuMs() {
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
 }
 
-function nativeCpuMs(command) {
+export function nativeCpuMs(command) {
   const before = childrenCpuMs();
   const result = spawnSync('sh', ['-c', command], { stdio: ['ignore', 'ignore', 'pipe'] });
   if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr}`);

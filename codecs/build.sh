@@ -190,19 +190,19 @@ build_libwebp() {
   compile webp -I"$s" "${SSE_FLAGS[@]}" -- "${files[@]}"
 }
 
-# libaom's AV1 encoder (the AVIF output). Its CMake build is not run: aom_config.h is its defaults
-# file with our settings (encoder only, no threads, 8-bit, no CPU detection, SSE2 to SSE4.1), the
+# libaom's AV1 encoder (the AVIF output) and decoder (AVIF input). Its CMake build is not run: aom_config.h is its
+# defaults file with our settings (no threads, 8-bit, no CPU detection, SSE2 to SSE4.1), the
 # CPU dispatch headers come from its own rtcd.pl, and the sources are the lists its .cmake files
 # give for the library, less the optional tools left off here.
-AOM_CONFIG="CONFIG_AV1_DECODER=0 CONFIG_MULTITHREAD=0 CONFIG_RUNTIME_CPU_DETECT=0 CONFIG_AV1_HIGHBITDEPTH=0
+AOM_CONFIG="CONFIG_AV1_DECODER=1 CONFIG_MULTITHREAD=0 CONFIG_RUNTIME_CPU_DETECT=0 CONFIG_AV1_HIGHBITDEPTH=1
   CONFIG_LIBYUV=0 CONFIG_WEBM_IO=0 CONFIG_SVT_AV1=0 CONFIG_DENOISE=0 HAVE_PTHREAD_H=0 HAVE_UNISTD_H=1 CONFIG_OS_SUPPORT=0
   HAVE_SSE2=1 HAVE_SSSE3=1 HAVE_SSE4_1=1"
 AOM_LISTS="AOM_SOURCES AOM_RTCD_SOURCES AOM_MEM_SOURCES AOM_SCALE_SOURCES AOM_UTIL_SOURCES AOM_DSP_COMMON_SOURCES
-  AOM_DSP_ENCODER_SOURCES AOM_AV1_COMMON_SOURCES AOM_AV1_ENCODER_SOURCES"
+  AOM_DSP_ENCODER_SOURCES AOM_DSP_DECODER_SOURCES AOM_AV1_COMMON_SOURCES AOM_AV1_ENCODER_SOURCES AOM_AV1_DECODER_SOURCES"
 AOM_INTRINSICS_LISTS="AOM_DSP_COMMON_INTRIN_SSE2 AOM_DSP_COMMON_INTRIN_SSSE3 AOM_DSP_COMMON_INTRIN_SSE4_1
   AOM_DSP_ENCODER_INTRIN_SSE2 AOM_DSP_ENCODER_INTRIN_SSSE3 AOM_DSP_ENCODER_INTRIN_SSE4_1 AOM_AV1_COMMON_INTRIN_SSE2
   AOM_AV1_COMMON_INTRIN_SSSE3 AOM_AV1_COMMON_INTRIN_SSE4_1 AOM_AV1_ENCODER_INTRIN_SSE2 AOM_AV1_ENCODER_INTRIN_SSE4_1"
-AOM_LEFT_OFF='aom_config\.c|aom_decoder\.c|butteraugli|vmaf|fastssim|psnrhvs|debug_util|temporal_denoiser|blockiness|optical_flow|sparse_linear_solver|saliency_map|thirdpass'
+AOM_LEFT_OFF='aom_config\.c|accounting|inspection|butteraugli|vmaf|fastssim|psnrhvs|debug_util|temporal_denoiser|blockiness|optical_flow|sparse_linear_solver|saliency_map|thirdpass'
 # The extensions rtcd.pl may dispatch to: those the intrinsics files cover (WASM SIMD has no AVX).
 AOM_RTCD_DISABLED="--disable-mmx --disable-sse --disable-sse3 --disable-sse4_2 --disable-avx --disable-avx2"
 
@@ -309,12 +309,13 @@ build_glue() {
 # instances; it grows only through host_memory_grow (codecs/src/host.c). libwebp's progress
 # reports go through codecs/src/webp-encode.c (--wrap), its VP8L decoder's Huffman tables through
 # codecs/src/webp-decode.c, and libaom functions called for each superblock or
-# 64x64 block it codes, searches or writes through codecs/src/avif-encode.c: the engine counts and yields there.
+# 64x64 block it codes, searches or writes through codecs/src/avif-encode.c, and its decoder's reading of each
+# coding block's mode info through codecs/src/avif-decode.c: the engine counts and yields there.
 link() {
   mkdir -p "$OUT"
   mapfile -t objs < <(find "$WORK/obj" -name '*.o' | LC_ALL=C sort)
   "$CC" --target=wasm32-wasi -O2 -nostartfiles -Wl,--no-entry -Wl,--gc-sections -Wl,--strip-all \
-    -Wl,-z,stack-size=262144 -Wl,--import-memory -Wl,--initial-memory=2097152 -Wl,--wrap=WebPReportProgress -Wl,--wrap=VP8LBuildHuffmanTable -Wl,--wrap=av1_row_mt_sync_write_dummy -Wl,--wrap=av1_cdef_compute_sb_list -Wl,--wrap=av1_pack_bitstream -Wl,--wrap=av1_get_cb_coeff_buffer "${objs[@]}" -lc++ -lc++abi -o "$OUT/engine.wasm.tmp"
+    -Wl,-z,stack-size=262144 -Wl,--import-memory -Wl,--initial-memory=2097152 -Wl,--wrap=WebPReportProgress -Wl,--wrap=VP8LBuildHuffmanTable -Wl,--wrap=av1_row_mt_sync_write_dummy -Wl,--wrap=av1_cdef_compute_sb_list -Wl,--wrap=av1_pack_bitstream -Wl,--wrap=av1_get_cb_coeff_buffer -Wl,--wrap=av1_read_mode_info "${objs[@]}" -lc++ -lc++abi -o "$OUT/engine.wasm.tmp"
   mv "$OUT/engine.wasm.tmp" "$OUT/engine.wasm"
 }
 

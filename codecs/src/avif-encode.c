@@ -3,6 +3,7 @@
 
 #include "aom/aom_encoder.h"
 #include "aom/aomcx.h"
+#include "aom-error.h"
 #include "avif-container.h"
 #include "encode.h"
 #include "host.h"
@@ -43,10 +44,6 @@ typedef struct {
   uint32_t opaque_size;
   uint8_t *icc;
 } avif_encoder;
-
-void engine_longjmp(int code) {
-  host_fail(code == AOM_CODEC_MEM_ERROR ? FAIL_MEMORY : FAIL_INTERNAL, "the AV1 encoder failed");
-}
 
 static void check(aom_codec_err_t err) {
   if (err != AOM_CODEC_OK) engine_longjmp(err);

@@ -39,5 +39,7 @@ void decode_scaled_span(int start, int length, unsigned int m, unsigned int size
 void jpeg_decode(decode_target *target);
 void png_decode(decode_target *target);
 void webp_decode(decode_target *target);
+/* The AV1 images of an AVIF, in the framing avif-decode.c describes. */
+void avif_decode(decode_target *target);
 
 #endif

@@ -20,7 +20,7 @@
 #define EXPORT(name) __attribute__((export_name(name)))
 
 /* Must match src/image/wasm/abi.ts. */
-enum format { FORMAT_JPEG = 0, FORMAT_PNG = 1, FORMAT_WEBP = 2, FORMAT_AVIF = 3 };
+enum format { FORMAT_JPEG = 0, FORMAT_PNG = 1, FORMAT_WEBP = 2, FORMAT_AVIF = 3 }; /* AVIF input: avif-decode.c's framing */
 enum flags {
   FLAG_PROGRESSIVE = 1, /* JPEG output: jpegli's progressive scans */
   FLAG_MITCHELL = 2,    /* resample with Mitchell instead of Lanczos3 */
@@ -268,6 +268,7 @@ static void run(job *j, int in_format) {
       case FORMAT_JPEG: jpeg_decode(&j->base); break;
       case FORMAT_PNG: png_decode(&j->base); break;
       case FORMAT_WEBP: webp_decode(&j->base); break;
+      case FORMAT_AVIF: avif_decode(&j->base); break;
       default: host_fail(FAIL_INTERNAL, "unknown input format");
     }
   }
@@ -305,6 +306,7 @@ void attend(int in_format, int in_w, int in_h, int win_w, int win_h) {
     case FORMAT_JPEG: jpeg_decode(&j.base); break;
     case FORMAT_PNG: png_decode(&j.base); break;
     case FORMAT_WEBP: webp_decode(&j.base); break;
+    case FORMAT_AVIF: avif_decode(&j.base); break;
     default: host_fail(FAIL_INTERNAL, "unknown input format");
   }
   int32_t place[2];

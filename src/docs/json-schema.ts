@@ -17,7 +17,7 @@ export function toJsonSchema(schema: z.ZodType): JsonSchema {
     io: 'input',
     unrepresentable: 'any',
     override: ({ zodSchema, jsonSchema }) => {
-      if (zodSchema === imageFile) replace(jsonSchema, { type: 'string', format: 'binary', description: 'Image file (JPEG, PNG or WebP)' });
+      if (zodSchema === imageFile) replace(jsonSchema, { type: 'string', format: 'binary', description: 'Image file (JPEG, PNG, WebP or AVIF)' });
       if (zodSchema === base64Image) replace(jsonSchema, { type: 'string', minLength: 1, description: base64Image.description });
       const rule = integerRule(zodSchema);
       if (rule) replace(jsonSchema, toJsonSchema(rule));

@@ -22,7 +22,7 @@ const URL_INPUT: ErrorCode[] = ['url_invalid', 'url_blocked', 'url_invalid_conte
 
 const mb = (bytes: number) => `${bytes / MB} MB`;
 
-const DESCRIPTION = `Compresses JPEG, PNG and WebP images. Send an image as a file upload, as base64 in JSON, or as
+const DESCRIPTION = `Compresses JPEG, PNG, WebP and AVIF images. Send an image as a file upload, as base64 in JSON, or as
 a public https URL; the compressed image comes back as the response body and its sizes in headers.
 
 Authenticate with the \`X-API-Key\` header. Every error is JSON \`{"error": "<code>", "message": "..."}\`;

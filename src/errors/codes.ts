@@ -4,7 +4,7 @@
  */
 export const ERROR_CODES = {
   bad_request: { status: 400, message: 'The request is invalid.' },
-  unsupported_image: { status: 400, message: 'The data is not a supported, decodable, still JPEG, PNG or WebP image.' },
+  unsupported_image: { status: 400, message: 'The data is not a supported, decodable, still JPEG, PNG, WebP or AVIF image.' },
   url_invalid: { status: 400, message: 'The url must be a valid https URL without credentials.' },
   url_blocked: { status: 400, message: 'The url points to a private or internal address, or to a port other than 443.' },
   url_invalid_content: { status: 400, message: 'The url did not return a supported image.' },

@@ -25,7 +25,8 @@ import { refuseAnimation } from './steps/refuse-animation';
 import { refuseIncomplete } from './steps/refuse-incomplete';
 import { refuseUndecoded } from './steps/refuse-undecoded';
 import { profileReadMs } from './wasm/cpu-model';
-import type { Box, FitMode, Gravity, MetadataClass, OutputFormat, OutputSpec, Rgba } from './types';
+import { avifNeverLarger, avifProfile } from './steps/avif-source';
+import { type Box, type FitMode, type Gravity, type MetadataClass, type OutputFormat, type OutputSpec, type Rgba, isAvif } from './types';
 
 export interface CompressRequest {
   quality: number;
@@ -110,7 +111,10 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     ...(request.background ? { background: request.background } : {}),
   };
   // A truncated file is refused below; its profile is not worth reading before the check names a bomb.
-  const read = header.complete ? await readIccProfileWork(input, header.format) : { profile: null, inflatedFrom: 0 };
+  const read =
+    !header.complete || header.format === 'avif'
+      ? { profile: isAvif(header) && header.complete ? avifProfile(header) : null, inflatedFrom: 0 }
+      : await readIccProfileWork(input, header.format);
   const icc = read.profile;
   // Its inflating (bounded: bounded-inflate.ts) is the request's CPU too, charged as the engine charges PNG input.
   const profileMs = profileReadMs(read.inflatedFrom);
@@ -118,11 +122,12 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const carried = profileToCarry(icc, input.length);
   const iccBytes = carried?.length ?? 0;
   const accepted = { webp: request.acceptsWebp, avif: request.acceptsAvif ?? false };
-  const [primary, ...otherFormats] = chooseFormats(header.format, request.format, accepted, size).map(
+  const [primary, ...otherFormats] = chooseFormats(header.format, request.format, accepted, size, header.hasAlpha).map(
     (format): OutputSpec => onSourceGrid(header, { format, quality: encoderQuality(format, request.quality), ...size, ...framing, orientation, iccBytes }),
   );
   // auto's other formats are made at the look of the input-format candidate, or not at all where they cannot have it.
-  const optional = otherFormats.flatMap((spec) => oneLook(header, spec, request.quality) ?? []);
+  // An AVIF input's candidates are all re-drawn from its pixels at the scale's quality: the look's rules are fitted on JPEG, PNG and WebP.
+  const optional = header.format === 'avif' ? otherFormats : otherFormats.flatMap((spec) => oneLook(header, spec, request.quality) ?? []);
   let lookSkipped = optional.length < otherFormats.length;
   const cpuBudgetMs = request.cpuBudgetMs ?? PAID_CPU_BUDGET_MS;
   // What the jobs may take: the budget less the profile's reading.
@@ -147,7 +152,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     else cpuMs += cost.cpuMs;
   }
   refuseIncomplete(header);
-  const keptMetadata = request.preserve?.length ? await readKeptMetadata(input, header.format, request.preserve) : null;
+  const keptMetadata = request.preserve?.length && header.format !== 'avif' ? await readKeptMetadata(input, header.format, request.preserve) : null;
 
   // JS buffers the request holds count against the engine's budget until it is answered.
   const releases: Array<() => void> = [];
@@ -205,7 +210,8 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
       let recoded: Promise<Candidate | undefined> | undefined;
       const recode = recoding && (() => (recoded ??= attempt(recoding!)));
       const first = await preferRecoding(header, await encode(primary!, smartCrop), recode);
-      const kept = await neverLarger(input, header.format, first, changeAsked, async () => recode?.(), keptMetadata);
+      const kept =
+        header.format === 'avif' ? avifNeverLarger(input, first, changeAsked) : await neverLarger(input, header.format, first, changeAsked, async () => recode?.(), keptMetadata);
       const others: Candidate[] = [];
       // Kept pixel for pixel (re-coded, or the original): no lossy candidate has that look.
       if (alternatives.length && keepsEveryPixel(kept)) {

@@ -1,7 +1,9 @@
-/** The three formats the service reads (and writes); always detected from the bytes. */
+/** The formats whose containers the service edits without decoding (metadata, profiles, never-larger); detected from the bytes. */
 export type ImageFormat = 'jpeg' | 'png' | 'webp';
-/** The formats the service writes: the three it reads, and AVIF. */
-export type OutputFormat = ImageFormat | 'avif';
+/** The formats the engine decodes: those, and AVIF (its container walked by header/heif-header.ts). */
+export type DecodedFormat = ImageFormat | 'avif';
+/** The formats the service writes: the same four. */
+export type OutputFormat = DecodedFormat;
 
 /** What `preserve` may name (decisions.md, "Metadata the owner keeps"), in the order they are listed. */
 export const METADATA_CLASSES = ['copyright', 'creation', 'location'] as const;
@@ -56,7 +58,7 @@ export const MIME_TYPES: Record<OutputFormat, string> = {
  * The memory model decides from this alone whether a job fits the isolate.
  */
 export interface ImageHeader {
-  format: ImageFormat;
+  format: DecodedFormat;
   width: number;
   height: number;
   /** True when any pixel may be non-opaque (alpha channel, tRNS, VP8X alpha flag, ALPH chunk). */
@@ -227,6 +229,10 @@ export interface GifHeader extends Omit<ImageHeader, 'format'> {
   format: 'gif';
   gif: GifImage;
 }
+
+/** An AVIF input's header: an ImageHeader the engine decodes, its layout in `heif` (wasm/avif-input.ts makes the engine's input from it). */
+export type AvifHeader = HeifHeader & { format: 'avif' };
+export const isAvif = (header: InputHeader): header is AvifHeader => header.format === 'avif' && 'heif' in header;
 
 /** The header of any input the service recognises. */
 export type InputHeader = ImageHeader | HeifHeader | GifHeader;

@@ -97,7 +97,7 @@ test('demo: the download is a valid image with a sensible name', async () => {
 test('demo: a file that is not an image gets a clear message', async () => {
   await page.setInputFiles('#files', { name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just some text, not a picture') });
   const card = cards(page).nth(1);
-  await card.locator('.status').filter({ hasText: 'not a JPEG, PNG or WebP image' }).waitFor(WAIT);
+  await card.locator('.status').filter({ hasText: 'not a JPEG, PNG, WebP or AVIF image' }).waitFor(WAIT);
   assert(await card.evaluate((el) => el.classList.contains('is-error')), 'card not marked as an error');
 });
 

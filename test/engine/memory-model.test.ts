@@ -87,6 +87,19 @@ describe('memory model: the adversarial classes it was calibrated on', () => {
     }
   });
 
+  // AVIF input (avif-decode.c): libaom's decoder holds a whole cell, and an alpha plane's beside it. The files are the
+  // engine's own AVIF of noise at q100 (the most AV1 data a pixel): one cell of 1 MP with alpha, and a grid.
+  it('AVIF input of noise: one 1024x1024 cell with alpha to JPEG, a 2x2 grid to PNG, at full size and cut down', { timeout: HEAVY_TEST_TIMEOUT_MS }, async () => {
+    const rgba = await noisePng(1024, 1024, { channels: 4 });
+    const single = await serviceEngine.transcode(rgba, readHeader(rgba), full(rgba, 'avif', 100));
+    await checkJob(engine, single, full(single, 'jpeg', 80), 'AVIF of 1 MP RGBA noise to JPEG');
+    const rgb = await noisePng(1500, 1100, { channels: 3 });
+    const grid = await serviceEngine.transcode(rgb, readHeader(rgb), full(rgb, 'avif', 100));
+    expect(readHeader(grid)).toMatchObject({ heif: { primary: { grid: { columns: 2, rows: 2 } } } });
+    await checkJob(engine, grid, full(grid, 'png', 100), 'grid AVIF of noise to PNG');
+    await checkJob(engine, grid, { ...full(grid, 'webp', 80), width: 300, height: 220 }, 'grid AVIF of noise to a small WebP');
+  });
+
   it('every JPEG sampling layout, progressive and in several scans', async () => {
     const layouts = [
       [{ h: 4, v: 4 }, { h: 4, v: 4 }, { h: 4, v: 4 }, { h: 4, v: 4 }],

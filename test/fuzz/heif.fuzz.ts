@@ -4,9 +4,13 @@ import { compressImage } from '../../src/image/pipeline';
 import { call, createKey, fixture, form } from '../helpers/api';
 import { mutate, prng } from '../helpers/crafted';
 import { craftedHeifs } from '../helpers/heif-crafted';
+import { readInputHeader } from '../../src/image/header/read-header';
+import { isAvif } from '../../src/image/types';
 
 const INPUTS = 10_000;
 const API_SAMPLE = 300;
+const AV1_INPUTS = 2_000;
+const AVIF_SEEDS = ['photo.avif', 'ten-bit-alpha.avif', 'grid.avif', 'oriented.avif'];
 const SEEDS = ['photo.heic', 'alpha.heic', 'ten-bit.heic', 'grid.heic', 'grid-oriented.heic', 'photo.avif', 'ten-bit-alpha.avif', 'grid.avif', 'oriented.avif'];
 
 /** The generic mutations on odd inputs; on even ones a 32-bit field inside the meta box set to a size that lies. */
@@ -25,7 +29,43 @@ function mutateHeif(bytes: Uint8Array, n: number): Uint8Array {
   return out;
 }
 
+/** The AVIF with bytes of its AV1 data (every cell's and its alpha's extents) flipped, zeroed or set to 0xff: its container still walks, so libaom reads each. */
+function mutateAv1(bytes: Uint8Array, n: number): Uint8Array {
+  const header = readInputHeader(bytes);
+  if (!isAvif(header)) throw new Error('an AVIF seed');
+  const extents = [...header.heif.primary.tiles, ...(header.heif.alpha?.tiles ?? [])].flatMap((tile) => tile.extents);
+  const random = prng(n * 69069 + 5);
+  const out = bytes.slice();
+  for (let i = 0, k = 1 + Math.floor(random() * 12); i < k; i++) {
+    const { offset, length } = extents[Math.floor(random() * extents.length)]!;
+    // Most of a still picture's headers sit in its first bytes: half the changes go there.
+    const at = offset + Math.floor(random() * (random() < 0.5 ? Math.min(length, 32) : length));
+    out[at] = [out[at]! ^ (1 << Math.floor(random() * 8)), 0, 0xff][Math.floor(random() * 3)]!;
+  }
+  return out;
+}
+
 describe('fuzz: mutated and crafted HEIC and AVIF inputs', () => {
+  it(`AVIF whose AV1 data is mutated (${AV1_INPUTS} inputs) decodes or is refused 4xx by the engine, never a crash or a 5xx`, async () => {
+    const seeds = await Promise.all(AVIF_SEEDS.map((name) => fixture(`heif/${name}`)));
+    const outcomes: Record<string, number> = {};
+    const failures: string[] = [];
+    let slowest = 0;
+    for (let n = 0; n < AV1_INPUTS; n++) {
+      const started = performance.now();
+      try {
+        await compressImage(mutateAv1(seeds[n % seeds.length]!, n), { quality: 75, format: 'png', acceptsWebp: false });
+        outcomes.ok = (outcomes.ok ?? 0) + 1;
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status >= 500) failures.push(`input ${n}: ${err}`);
+        else outcomes[err.code] = (outcomes[err.code] ?? 0) + 1;
+      }
+      slowest = Math.max(slowest, performance.now() - started);
+    }
+    console.log(`fuzz AV1 data: ${AV1_INPUTS} inputs, outcomes ${JSON.stringify(outcomes)}, slowest ${slowest.toFixed(1)} ms`);
+    expect(failures).toEqual([]);
+  });
+
   it(`walk to a 4xx, never a crash or a 5xx, over ${INPUTS} mutations and every crafted lie`, async () => {
     const seeds = await Promise.all(SEEDS.map((name) => fixture(`heif/${name}`)));
     const inputs = [...(await craftedHeifs()).map((c) => c.bytes), ...Array.from({ length: INPUTS }, (_, n) => mutateHeif(seeds[n % seeds.length]!, n))];

@@ -92,12 +92,20 @@ describe('POST /v1/compress with a url', () => {
     expect((await errorBody(response)).error).toBe('url_invalid_content');
   });
 
-  it.each(['heif/photo.heic', 'heif/photo.avif', 'gif/still.gif'])('answers 400 url_invalid_content for %s, as before it was recognised: walked, and named as not decoded yet', async (name) => {
+  it.each(['heif/photo.heic', 'gif/still.gif'])('answers 400 url_invalid_content for %s, as before it was recognised: walked, and named as not decoded yet', async (name) => {
     const bytes = await fixture(name);
     fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => new Response(bytes) } });
     const response = await compressUrl({ url: IMAGE });
     expect(response.status).toBe(400);
     expect(await errorBody(response)).toMatchObject({ error: 'url_invalid_content', message: expect.stringMatching(/which is recognised but not decoded yet/) });
+  });
+
+  it('decodes an AVIF (issue 38): 200, its size kept', async () => {
+    const bytes = await fixture('heif/photo.avif');
+    fakeNetwork({ dns: publicHost('images.example.com'), sites: { [IMAGE]: () => new Response(bytes) } });
+    const response = await compressUrl({ url: IMAGE, format: 'png' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toBe('image/png');
   });
 
   it('answers 413 url_too_large for an 11 MB body', async () => {

@@ -1,7 +1,8 @@
 /* wasi-libc has no setjmp.h. jpegli includes it but never calls setjmp: its errors end in
  * our error_exit (jpeg-error.c, built against jpegli), which throws in JS and does not return.
  * libaom calls setjmp before its work and longjmp from aom_internal_error(): here setjmp
- * returns 0 once and longjmp fails the job (avif-encode.c: out of memory is the 413), which
+ * returns 0 once and longjmp fails the job (aom-error.c: out of memory is the 413, corrupt data
+ * in the decoder a 400), which
  * throws in JS, so nothing ever returns a second time from setjmp. */
 #ifndef ENGINE_COMPAT_SETJMP_H
 #define ENGINE_COMPAT_SETJMP_H

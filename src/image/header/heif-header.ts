@@ -29,7 +29,7 @@ export function isHeif(bytes: Uint8Array): boolean {
 export function notDecodedYet(header: HeifHeader): ApiError {
   return new ApiError(
     'unsupported_image',
-    `The data is a ${header.format.toUpperCase()} image (${header.width}x${header.height}), which is recognised but not decoded yet; send a JPEG, PNG or WebP image.`,
+    `The data is a ${header.format.toUpperCase()} image (${header.width}x${header.height}), which is recognised but not decoded yet; send a JPEG, PNG, WebP or AVIF image.`,
   );
 }
 

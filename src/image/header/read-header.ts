@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors/api-error';
-import type { ImageHeader, InputHeader } from '../types';
+import { type ImageHeader, type InputHeader, isAvif } from '../types';
 import { detectFormat } from './detect-format';
 import { gifNotDecodedYet, readGifHeader } from './gif-header';
 import { notDecodedYet, readHeifHeader } from './heif-header';
@@ -14,14 +14,15 @@ export function readInputHeader(bytes: Uint8Array): InputHeader {
   if (bytes.length === 0) throw new ApiError('unsupported_image', 'The image is empty.');
   const format = detectFormat(bytes);
   if (!format) {
-    throw new ApiError('unsupported_image', 'The data is not a JPEG, PNG or WebP image (other formats are not supported).');
+    throw new ApiError('unsupported_image', 'The data is not a JPEG, PNG, WebP or AVIF image (other formats are not supported).');
   }
   return { ...READERS[format](bytes), fileBytes: bytes.length };
 }
 
-/** The header of an image the engine decodes (JPEG, PNG, WebP): a HEIF/AVIF or GIF one is refused once walked. */
+/** The header of an image the engine decodes (JPEG, PNG, WebP, AVIF): a HEIC or GIF one is refused once walked. */
 export function readHeader(bytes: Uint8Array): ImageHeader {
   const header = readInputHeader(bytes);
+  if (isAvif(header)) return header;
   if ('heif' in header) throw notDecodedYet(header);
   if ('gif' in header) throw gifNotDecodedYet(header);
   return header;

@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors/api-error';
 import { AVIF_MAX_SIDE } from '../wasm/avif-plan';
-import type { ImageFormat, OutputFormat } from '../types';
+import type { DecodedFormat, OutputFormat } from '../types';
 
 export type RequestedFormat = OutputFormat | 'auto';
 
@@ -26,12 +26,14 @@ const holds = (format: OutputFormat, size: { width: number; height: number }): b
  * cannot hold is a 413.
  */
 export function chooseFormats(
-  input: ImageFormat,
+  input: DecodedFormat,
   requested: RequestedFormat,
   accepted: Accepted,
   size: { width: number; height: number },
+  alpha = false,
 ): OutputFormat[] {
-  const primary = requested === 'auto' ? input : requested;
+  const kept = keptFormat(input, accepted, alpha);
+  const primary = requested === 'auto' ? kept : requested;
   if (!holds(primary, size)) {
     throw new ApiError(
       'image_too_large',
@@ -40,8 +42,17 @@ export function chooseFormats(
     );
   }
   if (requested !== 'auto') return [primary];
-  const alternatives = (['webp', 'avif'] as const).filter((format) => accepted[format] && format !== input && holds(format, size));
-  return [input, ...alternatives];
+  const alternatives = (['webp', 'avif'] as const).filter((format) => accepted[format] && format !== kept && holds(format, size));
+  return [kept, ...alternatives];
+}
+
+/**
+ * What `auto` keeps: the input's format, but an AVIF stays AVIF only when the client accepts it, else becomes JPEG,
+ * or PNG where it has alpha (decisions.md, "Inputs phones and web sites produce").
+ */
+function keptFormat(input: DecodedFormat, accepted: Accepted, alpha: boolean): OutputFormat {
+  if (input !== 'avif' || accepted.avif) return input;
+  return alpha ? 'png' : 'jpeg';
 }
 
 /** True when the Accept header names `type` itself (e.g. image/webp) with a non-zero q. */

@@ -11,7 +11,7 @@ import { refuseIncomplete } from './refuse-incomplete';
 const decodedPixels = (picture: HeifPicture) => picture.tiles.reduce((n, tile) => n + tile.width * tile.height, 0);
 
 /**
- * A HEIF, AVIF or GIF input walked cleanly (its header's errors come first) but no decoder reads it yet: refused
+ * A HEIC or GIF input walked cleanly (its header's errors come first) but no decoder reads it yet: refused
  * as unknown formats are (400 unsupported_image), after HEIC_INPUT=off, the pixel limit, a GIF's frame-area cap
  * (when the output keeps every frame: `keepsFrames`) and truncation, so that a bomb is named as one from its header.
  */
@@ -24,11 +24,16 @@ export function refuseUndecoded(header: InputHeader, settings: InputSettings, ke
   }
   if (!('heif' in header)) return;
   if (header.format === 'heic' && !settings.heic) {
-    throw new ApiError('unsupported_image', 'HEIC input is turned off on this service (HEVC is patent-encumbered in some countries); send a JPEG, PNG or WebP image.');
+    throw new ApiError('unsupported_image', 'HEIC input is turned off on this service (HEVC is patent-encumbered in some countries); send a JPEG, PNG, WebP or AVIF image.');
   }
   const { primary } = header.heif;
   const cells = primary.grid ? `, its ${primary.grid.columns}x${primary.grid.rows} cells of ${primary.tiles[0]!.width}x${primary.tiles[0]!.height}` : '';
   refusePixels(`${primary.width}x${primary.height}${cells}`, Math.max(primary.width * primary.height, decodedPixels(primary)));
+  // AVIF is decoded by the engine (codecs/src/avif-decode.c), but for colour premultiplied by its alpha.
+  if (header.format === 'avif') {
+    if (!header.heif.premultiplied) return;
+    throw new ApiError('unsupported_image', 'The AVIF image has premultiplied alpha (a prem reference), which is not read; send it with straight alpha.');
+  }
   refuseIncomplete(header);
   throw notDecodedYet(header);
 }

@@ -1,4 +1,4 @@
-import type { ImageHeader, OutputSpec } from '../types';
+import { type ImageHeader, type OutputSpec, isAvif } from '../types';
 import {
   PROGRESS_ALPHA_PERCENT,
   PROGRESS_DECODED,
@@ -60,6 +60,14 @@ const CPU_TERMS = {
   /** libwebp's VP8 and VP8L decoders. Measured: 217 ms/MP lossy (2 MP, q90). */
   webpDecodeMsPerMp: 250,
   /**
+   * libaom's AV1 decoder (avif-decode.c), per megapixel of the cells it decodes (an alpha plane's too), the
+   * conversion to RGB rows included, and per byte of AV1 data it reads. Measured (WASM with libaom's SIMD,
+   * JPEG output included): 1 MP binary noise 215 ms at 0.2 MB, 323 at 1.2 MB (4:2:0), 452 at 2.5 MB (4:4:4),
+   * 498 with alpha (2 MP of cells, 2.7 MB); photos 60 to 70 ms/MP (12 and 24 MP).
+   */
+  avifDecodeMsPerMp: 250,
+  avifInputMsPerMb: 150,
+  /**
    * The separable resampler, per megapixel reaching it or leaving it, whichever is more (enlarging filters each
    * output sample). Measured: within the decode figures above, about 20 ms/MP.
    */
@@ -120,7 +128,7 @@ const CPU_TERMS = {
  */
 const ENCODER_ROW_SHARE = { progressive: 0.5, optimized: 1, streaming: 1, baseline: 1, webp: 0.05, png: 1, avif: 0.02 } as const;
 const WEBP_LOSSLESS_ALPHA_SHARE = 0.4;
-/** Adam7 PNG and lossless WebP decode into a whole frame (reported as they go), then hand its rows on. */
+/** Adam7 PNG, lossless WebP and AVIF decode into a whole frame (reported as they go), then hand its rows on. */
 const FRAME_DECODE_SHARE = 0.8;
 
 const JPEG_ENCODE_MS_PER_MP: Record<JpegPlan, number> = {
@@ -152,8 +160,24 @@ function decodeRowsMs(header: ImageHeader, out: OutputSpec, whole = false): numb
       return mp * (CPU_TERMS.pngDecodeMsPerMp + (header.interlaced ? CPU_TERMS.interlacedPngExtraMsPerMp : 0));
     case 'webp':
       return mp * CPU_TERMS.webpDecodeMsPerMp;
+    case 'avif':
+      return (frameUnits(header) / MP) * CPU_TERMS.avifDecodeMsPerMp;
   }
 }
+
+/**
+ * The pixels a decoder reports as it decodes into a whole frame (PROGRESS_FRAME_DECODED): an AVIF's every cell,
+ * its alpha plane's too, as libaom reads their blocks; the image's for the others.
+ */
+function frameUnits(header: ImageHeader): number {
+  if (!isAvif(header)) return header.width * header.height;
+  const { primary, alpha } = header.heif;
+  const cells = [...primary.tiles, ...(alpha?.tiles ?? [])];
+  return cells.reduce((n, cell) => n + cell.width * cell.height, 0);
+}
+
+/** Decoders that decode into a whole frame before its rows go on. */
+const decodesFrame = (header: ImageHeader) => (header.format === 'png' && header.interlaced) || (header.format === 'webp' && header.lossless) || header.format === 'avif';
 
 /** The input's bytes as the decoder reads them (once a pass), in model milliseconds a byte: lossy WebP is copied whole, not read as work. */
 function inputMsPerByte(header: ImageHeader): number {
@@ -164,6 +188,8 @@ function inputMsPerByte(header: ImageHeader): number {
       return CPU_TERMS.jpegInputMsPerMb / MP;
     case 'webp':
       return header.lossless ? CPU_TERMS.webpLosslessInputMsPerMb / MP : 0;
+    case 'avif':
+      return CPU_TERMS.avifInputMsPerMb / MP;
   }
 }
 
@@ -325,7 +351,7 @@ export function jobWork(header: ImageHeader, out: OutputSpec, plan: EncoderPlan)
   const resized = windowPixels !== content.width * content.height;
   const decodePasses = out.format === 'png' && outPixels > MP ? 2 : 1;
   const resample = resized ? (Math.max(windowPixels, content.width * content.height) / MP) * CPU_TERMS.resampleMsPerMp : 0;
-  const framed = (header.format === 'png' && header.interlaced) || (header.format === 'webp' && header.lossless);
+  const framed = decodesFrame(header);
   const decode = decodeRowsMs(header, out);
   const frame = framed ? decode * FRAME_DECODE_SHARE : 0;
   const rows = decode - frame + resample;
@@ -338,7 +364,7 @@ export function jobWork(header: ImageHeader, out: OutputSpec, plan: EncoderPlan)
     ms: decodePasses * (frame + rows + scans + readingMs(header)) + encode,
     msPerUnit: {
       ...readingMsPerUnit(header),
-      [PROGRESS_FRAME_DECODED]: frame / (header.width * header.height),
+      [PROGRESS_FRAME_DECODED]: frame / frameUnits(header),
       [PROGRESS_DECODED]: rows / (delivered.width * delivered.height),
       [PROGRESS_SCANNED]: scans / Math.max(1, header.scanBlocks),
       [PROGRESS_ENCODED]: (encode * rowShare) / (outPixels * encoderRowPasses(out)),
@@ -354,7 +380,7 @@ export function jobWork(header: ImageHeader, out: OutputSpec, plan: EncoderPlan)
 export function attentionWork(header: ImageHeader): JobWork {
   const out = attentionDecode(header);
   const decoded = decodedSize(header, out);
-  const framed = (header.format === 'png' && header.interlaced) || (header.format === 'webp' && header.lossless);
+  const framed = decodesFrame(header);
   const decode = decodeRowsMs(header, out);
   const frame = framed ? decode * FRAME_DECODE_SHARE : 0;
   const rows = decode - frame + ((decoded.width * decoded.height) / MP) * CPU_TERMS.attentionMsPerMp;
@@ -363,7 +389,7 @@ export function attentionWork(header: ImageHeader): JobWork {
     ms: frame + rows + scans + readingMs(header),
     msPerUnit: {
       ...readingMsPerUnit(header),
-      [PROGRESS_FRAME_DECODED]: frame / (header.width * header.height),
+      [PROGRESS_FRAME_DECODED]: frame / frameUnits(header),
       [PROGRESS_DECODED]: rows / (decoded.width * decoded.height),
       [PROGRESS_SCANNED]: scans / Math.max(1, header.scanBlocks),
     },

@@ -2,7 +2,8 @@ import { ENGINE_BUDGET_BYTES } from '../../limits/memory';
 import { libjpegTurboQuality } from '../quality-scale';
 import { storedWindow } from '../steps/geometry';
 import { planAvif } from './avif-plan';
-import type { ImageHeader, OutputSpec } from '../types';
+import { type AvifHeader, type HeifPicture, type ImageHeader, type OutputSpec, isAvif } from '../types';
+import { avifStoredSize } from './avif-input';
 
 const MiB = 1024 * 1024;
 
@@ -69,6 +70,22 @@ const TERMS = {
    * the bitstream, not the header: not modelled, enforced.
    */
   webpLosslessBytesPerPixel: 4.5,
+  /**
+   * AVIF (avif-decode.c): libaom's decoder holds a whole cell: its frame (1.5 B/px at 4:2:0, 3 at 4:4:4, and
+   * monochrome still 4:2:0's, with 64-pixel borders) and a mode info of about 150 B per 4x4 block, beside fixed
+   * tables and contexts; an alpha plane is a second decoder. The cell's data is copied in, the whole framed
+   * input in JS (about the file). Measured (heap top less base and JPEG rows, 8-bit): 12.0 B/px on 12 and 24 MP
+   * photos at 4:2:0 (138.9 and 271.3 MiB heap tops), 13.5 at 4:4:4 (156.4 MiB at 12 MP); 1 MP binary noise 16.4
+   * MiB at 4:2:0, 19.5 at 4:4:4, 16.0 grey, 31.5 with alpha, as much at any quantiser but for the data. 10 and 12
+   * bits hold 16-bit frames: 1.5 B/px more at 4:2:0 (156.5 MiB at 12 MP), 3 at 4:4:4 (23.9 MiB, 1 MP noise); 4:2:2
+   * is counted as 4:4:4. A wider grid fills a stripe one cell tall and the image's width, 1 B per channel.
+   */
+  av1DecoderBytes: 2.5 * MiB,
+  av1DecodeBytesPerCellPixel: 12,
+  av1Decode444BytesPerCellPixel: 13.5,
+  av1HighBitDepthBytesPerCellPixel: 1.5,
+  av1HighBitDepth444BytesPerCellPixel: 3,
+  avifStripeBytesPerSample: 1,
 
   // Between decoder and encoder
   /**
@@ -294,8 +311,9 @@ export function jpegDecodeScale(header: ImageHeader, out: OutputSpec): number {
   return 1;
 }
 
-/** The whole image at the size the decoder makes it (JPEG may scale in the DCT first): its row buffers' width. */
+/** The whole image at the size the decoder makes it (JPEG may scale in the DCT first; an AVIF's picture, its clean aperture cut after): its row buffers' width. */
 export function decodedSize(header: ImageHeader, out: OutputSpec): { width: number; height: number } {
+  if (isAvif(header)) return avifStoredSize(header);
   if (header.format !== 'jpeg') return header;
   const scale = jpegDecodeScale(header, out);
   return { width: Math.ceil(header.width * scale), height: Math.ceil(header.height * scale) };
@@ -306,7 +324,7 @@ export function decodedSize(header: ImageHeader, out: OutputSpec): { width: numb
  * columns from the iMCU column the window starts in (jpeg_crop_scanline); the others every row, whole.
  */
 export function deliveredSize(header: ImageHeader, out: OutputSpec): { width: number; height: number } {
-  if (header.format !== 'jpeg') return header;
+  if (header.format !== 'jpeg') return decodedSize(header, out);
   const decoded = decodedSize(header, out);
   const span = windowSpan(header, out);
   const imcu = Math.max(1, ...header.sampling.map((c) => c.h)) * 8 * jpegDecodeScale(header, out);
@@ -371,7 +389,25 @@ function decodeBytes(header: ImageHeader, out: OutputSpec): number {
       if (header.lossless) return file + pixels * (TERMS.webpLosslessBytesPerPixel + channels(header));
       return file + header.width * TERMS.webpLossyRowBytesPerColumn + (header.hasAlpha ? pixels * TERMS.webpLossyAlphaBytesPerPixel : 0);
     }
+    case 'avif':
+      return isAvif(header) ? avifDecodeBytes(header) : 0;
   }
+}
+
+/** One cell's decoder (and its alpha's), the largest cell's data and a wider grid's stripe (avif-decode.c). */
+function avifDecodeBytes(header: AvifHeader): number {
+  const { primary, alpha } = header.heif;
+  const cell = primary.tiles[0]!;
+  const full = primary.chroma === '444' || primary.chroma === '422';
+  const deep = (picture: HeifPicture, full: boolean) =>
+    picture.bitDepth > 8 ? (full ? TERMS.av1HighBitDepth444BytesPerCellPixel : TERMS.av1HighBitDepthBytesPerCellPixel) : 0;
+  const colour = (full ? TERMS.av1Decode444BytesPerCellPixel : TERMS.av1DecodeBytesPerCellPixel) + deep(primary, full);
+  const alphaPlane = alpha ? TERMS.av1DecodeBytesPerCellPixel + deep(alpha, false) : 0;
+  const decoders = (alpha ? 2 : 1) * TERMS.av1DecoderBytes + cell.width * cell.height * (colour + alphaPlane);
+  const cellBytes = (i: number) => [primary, ...(alpha ? [alpha] : [])].reduce((n, p) => n + p.tiles[i]!.extents.reduce((m, e) => m + e.length, 0), 0);
+  const data = Math.max(...primary.tiles.map((_, i) => cellBytes(i)));
+  const stripe = (primary.grid?.columns ?? 1) > 1 ? primary.width * cell.height * channels(header) * TERMS.avifStripeBytesPerSample : 0;
+  return decoders + data + stripe;
 }
 
 /**
@@ -501,7 +537,9 @@ function jsBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): numbe
   const carried = iccBytes > 0 ? output * TERMS.profileCopiesOfOutput + iccBytes * TERMS.profileCopiesOfProfile : 0;
   const sameSize = out.width === ((out.orientation ?? 1) >= 5 ? header.height : header.width);
   const original = out.format === header.format && sameSize ? header.fileBytes : 0;
-  return output + carried + original;
+  // An AVIF goes to the engine as its AV1 data, copied out of the file (avif-input.ts).
+  const framed = isAvif(header) ? header.fileBytes : 0;
+  return output + carried + original + framed;
 }
 
 function peakWith(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {

@@ -3,7 +3,7 @@ import { PAID_CPU_BUDGET_MS } from '../../limits/cpu';
 import type { ImageEngine } from '../engine';
 import { libjpegTurboQuality } from '../quality-scale';
 import { rgbaWord, storedWindow, uprightWindow } from '../steps/geometry';
-import { type Box, type ImageHeader, type OutputSpec, WHITE } from '../types';
+import { type Box, type ImageHeader, type OutputSpec, WHITE, isAvif } from '../types';
 import {
   FAIL_CPU,
   FAIL_MEMORY,
@@ -24,6 +24,7 @@ import {
   ORIENTATION_SHIFT,
   type EngineExports,
 } from './abi';
+import { avifApertureOffset, avifInput, avifStoredSize } from './avif-input';
 import { AVIF_TUNE, AVIF_YUV444, planAvif } from './avif-plan';
 import { EngineMemory } from './engine-memory';
 import { type JobWork, attentionWork, estimateCpuMs, jobWork, subjectInJobWork } from './cpu-model';
@@ -145,6 +146,15 @@ function watchdog<T>(io: HostIo, silenceMs: number, job: Promise<T>): Promise<T>
   });
 }
 
+/**
+ * The picture the module decodes and where the header's stored image lies in it: an AVIF's whole picture, its
+ * clean aperture a window of it. Its bytes go in as the AV1 data alone (avif-input.ts).
+ */
+function decodedPicture(header: ImageHeader): { width: number; height: number; left: number; top: number } {
+  if (!isAvif(header)) return { width: header.width, height: header.height, left: 0, top: 0 };
+  return { ...avifStoredSize(header), ...avifApertureOffset(header) };
+}
+
 /** What the module or the watch reported, as the API's error. */
 function asApiError(error: unknown, header: ImageHeader): unknown {
   if (!(error instanceof EngineFailure)) return error;
@@ -211,9 +221,14 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
    */
   async function subjectJob(input: Uint8Array, header: ImageHeader, out: OutputSpec, cpuBudgetMs: number, profile?: Uint8Array): Promise<{ bytes: Uint8Array; window: Box }> {
     const window = storedWindow(header, out);
-    const upright = (left: number, top: number) => uprightWindow(header, out.orientation ?? 1, { ...window, left, top });
+    // The engine places the window in the picture it decodes: an AVIF's clean aperture lies inside it, the window kept within that.
+    const stored = decodedPicture(header);
+    const within = (at: number, offset: number, room: number) => Math.min(Math.max(0, at - offset), room);
+    const upright = (left: number, top: number) =>
+      uprightWindow(header, out.orientation ?? 1, { ...window, left: within(left, stored.left, header.width - window.width), top: within(top, stored.top, header.height - window.height) });
     const chosen = plan(header, out);
-    if (subjectInJob(header, out, chosen)) {
+    // An AVIF's clean aperture is cut by the transcode's window, which the one-job subject would move outside it.
+    if (subjectInJob(header, out, chosen) && !(isAvif(header) && header.heif.clap)) {
       let placed: Box = window;
       const bytes = await run(input, header, out, cpuBudgetMs, profile, {
         work: subjectInJobWork(header, out, chosen),
@@ -225,7 +240,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     const started = clock();
     const place = await run(input, header, out, cpuBudgetMs, undefined, {
       work: attentionWork(header),
-      call: ({ attend }) => attend(FORMAT_CODES[header.format], header.width, header.height, window.width, window.height),
+      call: ({ attend }) => attend(FORMAT_CODES[header.format], stored.width, stored.height, window.width, window.height),
     });
     const at = new DataView(place.buffer, place.byteOffset, place.byteLength);
     const found = upright(at.getInt32(0, true), at.getInt32(4, true));
@@ -271,7 +286,8 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       last = { ...last, predictedMs: work.ms, workMs: watch.workMs, longestSliceMs: watch.longestSliceMs, yields: io.yields, units: watch.units, handBacks: watch.handBacks };
     };
     watching = watch;
-    io.start(input, plannedOutputBytes(header, out, chosen), watch, profile);
+    const stored = decodedPicture(header);
+    io.start(isAvif(header) ? avifInput(input, header) : input, plannedOutputBytes(header, out, chosen), watch, profile);
     try {
       let quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' && !out.recode ? libjpegTurboQuality(out.quality) : out.quality;
       if (out.format === 'avif') {
@@ -281,8 +297,8 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       }
       const window = storedWindow(header, out);
       const placed = out.placed ?? { left: 0, top: 0, width: out.width, height: out.height };
-      exports.geometry(window.left, window.top, window.width, window.height, out.width, out.height, placed.left, placed.top, rgbaWord(out.background ?? WHITE));
-      await watchdog(io, silenceMs, job.call ? job.call(engine) : transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, placed.width, placed.height, flags, header.width, header.height));
+      exports.geometry(window.left + stored.left, window.top + stored.top, window.width, window.height, out.width, out.height, placed.left, placed.top, rgbaWord(out.background ?? WHITE));
+      await watchdog(io, silenceMs, job.call ? job.call(engine) : transcode(FORMAT_CODES[header.format], FORMAT_CODES[out.format], quality, placed.width, placed.height, flags, stored.width, stored.height));
       last = { ...last, wasmBytes: exports.heap_top(), outputBufferBytes: io.peakOutputBytes, inputPasses: io.inputPasses };
       job.done?.(exports);
       report();

@@ -54,7 +54,7 @@ export async function fetchImageFromUrl(url: string, options: FetchImageOptions 
         // Magic bytes only, whatever the Content-Type says (servers label HTML error pages image/png);
         // the pipeline then parses the whole header like any upload's.
         if (!detectFormat(hop.body)) {
-          throw new ApiError('url_invalid_content', 'The url did not return a JPEG, PNG or WebP image.');
+          throw new ApiError('url_invalid_content', 'The url did not return a JPEG, PNG, WebP, AVIF or HEIC image.');
         }
         return hop.body;
       }

@@ -135,7 +135,7 @@ export interface components {
         CompressMultipartRequest: {
             /**
              * Format: binary
-             * @description Image file (JPEG, PNG or WebP)
+             * @description Image file (JPEG, PNG, WebP or AVIF)
              */
             file: string;
             /**
@@ -172,7 +172,7 @@ export interface components {
         DemoMultipartRequest: {
             /**
              * Format: binary
-             * @description Image file (JPEG, PNG or WebP)
+             * @description Image file (JPEG, PNG, WebP or AVIF)
              */
             image: string;
         };
@@ -338,7 +338,7 @@ export interface operations {
             /**
              * @description `bad_request`: The request is invalid.
              *
-             *     `unsupported_image`: The data is not a supported, decodable, still JPEG, PNG or WebP image.
+             *     `unsupported_image`: The data is not a supported, decodable, still JPEG, PNG, WebP or AVIF image.
              *
              *     `url_invalid`: The url must be a valid https URL without credentials.
              *
@@ -533,7 +533,7 @@ export interface operations {
             /**
              * @description `bad_request`: The request is invalid.
              *
-             *     `unsupported_image`: The data is not a supported, decodable, still JPEG, PNG or WebP image.
+             *     `unsupported_image`: The data is not a supported, decodable, still JPEG, PNG, WebP or AVIF image.
              */
             400: {
                 headers: {
