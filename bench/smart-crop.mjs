@@ -30,35 +30,54 @@ const holds = (window, [left, top, width, height]) => {
 };
 
 /**
- * A blurred colourful object beside the sharp subject (issue 37): a region of ColorfulCups, blurred (sigma 3 % of the
- * photo's longer side) inside a feathered ellipse, laid over the half of the photo away from the marked subject (along
- * its longer side; the square astronaut, along its height). The kind of scene where saturation draws a cut off the
- * subject. Made after the rules were chosen; none was looked at before its first run.
+ * A blurred colourful object beside the sharp subject (issue 37), laid over the photo inside a feathered ellipse
+ * (the kind of scene where saturation draws a cut off the subject). `blurred` (the tuning set): a region of
+ * ColorfulCups, blurred with sigma 3 % of the photo's longer side, 0.42 x 0.7 of the photo, over the half away from the
+ * marked subject along its longer side (the square astronaut, along its height). `heldOut` (kept aside while
+ * attention.c was tuned on `blurred`, run once after): the wide-gamut corpus' R2020 colour bars, sigma 2 %, smaller
+ * (0.3 x 0.5), laid right next to the subject's box on its roomier side.
  */
-async function besideBlurredColour(corpus, input, [left, top, width, height]) {
+const OVERLAYS = {
+  blurred: { source: ['photos', 'plasma-ColorfulCups-2560x1600.jpg'], region: { left: 900, top: 500, width: 900, height: 700 }, sigma: 0.03, size: [0.42, 0.7], beside: false },
+  heldOut: { source: ['wide-gamut', 'R2020-sRGB-color-bars.png'], region: null, sigma: 0.02, size: [0.3, 0.5], beside: true },
+};
+
+async function withBlurredColour(corpus, input, [left, top, width, height], { source, region, sigma: share, size, beside }) {
   const { width: w, height: h } = await sharp(input).metadata();
   const alongX = w > h;
-  const blob = { width: Math.round(alongX ? w * 0.42 : w * 0.7), height: Math.round(alongX ? h * 0.7 : h * 0.42) };
-  const far = alongX ? (left + width / 2 < w / 2 ? w - blob.width : 0) : top + height / 2 < h / 2 ? h - blob.height : 0;
-  const at = alongX ? { left: far, top: Math.round((h - blob.height) / 2) } : { left: Math.round((w - blob.width) / 2), top: far };
-  const sigma = Math.max(w, h) * 0.03;
-  const cups = join(corpus, 'photos', 'plasma-ColorfulCups-2560x1600.jpg');
-  const colour = await sharp(cups).extract({ left: 900, top: 500, width: 900, height: 700 }).resize(blob.width, blob.height, { fit: 'fill' }).blur(sigma).removeAlpha().raw().toBuffer();
+  const [along, across] = alongX ? [w, h] : [h, w];
+  const long = Math.round(along * size[0]);
+  const short = Math.round(across * size[1]);
+  const [start, extent] = alongX ? [left, width] : [top, height];
+  const nearStart = start + extent / 2 < along / 2;
+  // Away from the subject: at the far end. Beside it: touching its box on the side with more room, kept inside.
+  const far = nearStart ? along - long : 0;
+  const next = Math.min(Math.max(nearStart ? start + extent : start - long, 0), along - long);
+  const at = beside ? next : far;
+  const blob = alongX ? { width: long, height: short } : { width: short, height: long };
+  const offset = alongX ? { left: at, top: Math.round((h - short) / 2) } : { left: Math.round((w - short) / 2), top: at };
+  const sigma = Math.max(w, h) * share;
+  const picked = sharp(join(corpus, ...source)).flatten({ background: '#808080' });
+  const colour = await (region ? picked.extract(region) : picked).resize(blob.width, blob.height, { fit: 'fill' }).blur(sigma).removeAlpha().raw().toBuffer();
   const ellipse = `<svg width="${blob.width}" height="${blob.height}"><ellipse cx="${blob.width / 2}" cy="${blob.height / 2}" rx="${blob.width * 0.4}" ry="${blob.height * 0.4}" fill="#fff"/></svg>`;
   const mask = await sharp(Buffer.from(ellipse)).blur(sigma).extractChannel(0).raw().toBuffer();
-  const rgba = await sharp(colour, { raw: { width: blob.width, height: blob.height, channels: 3 } }).joinChannel(mask, { raw: { width: blob.width, height: blob.height, channels: 1 } }).png().toBuffer();
-  return new Uint8Array(await sharp(input).removeAlpha().composite([{ input: rgba, ...at }]).png().toBuffer());
+  const rgba = await sharp(colour, { raw: { ...blob, channels: 3 } }).joinChannel(mask, { raw: { ...blob, channels: 1 } }).png().toBuffer();
+  return new Uint8Array(await sharp(input).removeAlpha().composite([{ input: rgba, ...offset }]).png().toBuffer());
 }
 
 export async function smartCropTable(current, corpus) {
   const plain = MARKED.map(([name, subject, mark]) => [name, subject, mark, (input) => input]);
-  const blurred = MARKED.map(([name, subject, mark]) => [`${name} + blurred colour`, subject, mark, (input) => besideBlurredColour(corpus, input, mark)]);
+  const overlaid = (set, label) => MARKED.map(([name, subject, mark]) => [`${name} + ${label}`, subject, mark, (input) => withBlurredColour(corpus, input, mark, OVERLAYS[set])]);
   return [
     ...(await cutsTable(current, corpus, plain)),
     '',
-    'The same photos with a blurred colourful object laid beside the subject (bench/smart-crop.mjs, `besideBlurredColour`):',
+    'The same photos with a blurred colourful object laid beside the subject (bench/smart-crop.mjs, `OVERLAYS.blurred`):',
     '',
-    ...(await cutsTable(current, corpus, blurred)),
+    ...(await cutsTable(current, corpus, overlaid('blurred', 'blurred colour'))),
+    '',
+    'Held out: smaller blurred colour bars laid next to the subject (`OVERLAYS.heldOut`), not run while attention.c was tuned:',
+    '',
+    ...(await cutsTable(current, corpus, overlaid('heldOut', 'blurred bars'))),
   ];
 }
 
