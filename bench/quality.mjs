@@ -16,7 +16,7 @@
 // quality on a part (RESAVED_PART, default tuning) and what picking along it would save (bench/resaved-oracle.mjs;
 // RESAVED_SWEEP: the steps of jpegli's quality around the emitted one, default -6,-4,-2,2,4,6); prints, writes nothing.
 // `node bench/quality.mjs one-look`: issue 36's one look across formats on its development set (bench/one-look.mjs), the
-// tuning part with its sweeps; ONE_LOOK_PART=held-out, confirm, fresh or unseen that part, ONE_LOOK_SWEEP=0 or 1 without
+// tuning part with its sweeps; ONE_LOOK_PART=held-out, confirm, fresh, unseen or final that part, ONE_LOOK_SWEEP=0 or 1 without
 // or with sweeps. The whole run writes the section of every part, without sweeps.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, mkdtempSync, mkdirSync, existsSync, readdirSync, rmSync } from 'node:fs';
