@@ -4,7 +4,7 @@ import type { ImageHeader, OutputSpec } from '../types';
 type Points = ReadonlyArray<readonly [number, number]>;
 
 /**
- * How much WebP's and AVIF's encoder qualities are raised over the scale's for a JPEG kept at its stored size, by how
+ * How much AVIF's (and once WebP's) encoder quality is raised over the scale's for a JPEG kept at its stored size, by how
  * far the service quality is above the input's effective quality (header.quality; negative: below). Our JPEG of such
  * an input keeps its blocks (on its own steps from 4:2:0 and grey, jpeg-from-jpeg.ts), so it looks better against the
  * input than the scale predicts, while WebP and AVIF re-draw the input's blocks from pixels. Fitted on issue 36's
@@ -20,16 +20,17 @@ type Points = ReadonlyArray<readonly [number, number]>;
  * the scale at service 70 and looked 2.4 points worse than our JPEG at the 0.3 it was given; the fresh and unseen parts,
  * each run once on the lift as it then was, got AVIF 2.9 and up to 6.9 below our JPEG from 4:4:4 inputs saved at 93 and
  * 94, so 4:4:4's lift below the input's quality is gone: from 4:4:4 AVIF is made only at or above it (SKIPPED_FROM).
+ * WebP is no longer made from a JPEG kept at its size: its lift (5 to 6.5, from JPEGs saved more than 10 above the
+ * service quality) held on five parts, then on the final part, run once on it, a 4:2:0 retina crop saved at 86 got WebP
+ * 3.15 below our JPEG at service 70 (6.35 above the scale).
  */
-const WEBP_LIFT: Points = [[-25, 5], [-15, 6.5], [-10, 6.5]];
 const AVIF_LIFT: Record<'subsampled' | 'full', Points> = {
   subsampled: [[-15, 1.5], [-10, 4.5], [-5, 13.5]],
   full: [[0, 8], [10, 10]],
 };
 
 /**
- * Neither WebP nor AVIF is made from a 4:2:0 or grey JPEG kept at its size that was saved at or below the service
- * quality (nor WebP from any JPEG saved up to 10 above it, below): our JPEG re-quantises the input on its own steps (or
+ * No AVIF is made from a 4:2:0 or grey JPEG kept at its size that was saved at or below the service quality: our JPEG re-quantises the input on its own steps (or
  * re-codes it) and keeps nearly its look. On the tuning part the quality matching it was 6.9 to 33.9 above AVIF's scale
  * (a gradient saved at 70: 29 at service 70, for 1.31x our JPEG's bytes) and often beyond 99 for WebP, and at that look
  * AVIF saved at most 13 % and WebP nothing (1.06 to 3.13x). From 4:4:4 it is the other way round: AVIF only from there
@@ -38,19 +39,10 @@ const AVIF_LIFT: Record<'subsampled' | 'full', Points> = {
 const SKIPPED_FROM = 0;
 
 /**
- * WebP is not made from a JPEG kept at its size saved at most 10 above the service quality. On the held-out part, once
- * seen, the lifts above left WebP 12.3 points below our JPEG from the off-grid wood texture 5 below the input's quality
- * (it needed 15.7 more) and 3.5 below from a smooth 4:4:4 pastel 10 below (12.2 more, for 1.58x our JPEG's bytes); of
- * the tuning part's three swept 5 below, WebP at our JPEG's look was 1.14x and 1.19x its bytes on two, 0.92x on one.
- */
-const WEBP_SKIPPED_FROM = -10;
-
-/**
  * No AVIF is made from a 4:2:0 or grey JPEG kept at its size saved 20 or more above the service quality: there the
  * lifts read from the header stopped holding on each part made after them. The fresh part, run once unseen, answered AVIF 2.9 below our
  * JPEG from a detailed 4:4:4 saved at 93 and 3.0 below from a grey one saved at 90, at service 70; where the parts before
- * it answered AVIF there, it was 0.6 to 10.4 above (smooth gradients most, detailed and grainy photos least). WebP, whose
- * lift is larger, looked 0.7 to 10.5 better than our JPEG from every such input of the four parts (10 at service 70).
+ * it answered AVIF there, it was 0.6 to 10.4 above (smooth gradients most, detailed and grainy photos least).
  */
 const AVIF_SKIPPED_BELOW = -20;
 
@@ -86,25 +78,25 @@ const subsampled = ({ grey, sampling }: ImageHeader) => grey || sampling.some(({
  * `auto`'s WebP or AVIF candidate at the look of the input-format candidate (decisions.md, "One look across formats"):
  * its encoder quality raised where the input-format candidate looks better than the scale predicts, or undefined
  * where it cannot have that look. `service` is the request's quality on the one scale; `out` is at the scale's.
- * Not confirmed: on the final part (docs/benchmarks.md), made after this rule and run once, WebP from a 4:2:0 JPEG
- * saved 16 above the quality asked looked 3.15 below our JPEG, and AVIF from a lossless WebP (made at the scale's
- * quality, no part had one) 4.55 below our WebP; every part made after a change of this rule has failed somewhere.
+ * Not confirmed: every part made after a change of this rule has failed somewhere, the final part too (run once:
+ * WebP from a 4:2:0 JPEG saved 16 above the quality asked 3.15 below our JPEG, AVIF from a lossless WebP 4.55 below our
+ * WebP); neither is made since, a removal no part made after it has checked (docs/benchmarks.md).
  */
 export function oneLook(header: ImageHeader, out: OutputSpec, service: number): OutputSpec | undefined {
   if ((out.format !== 'webp' && out.format !== 'avif') || out.quality >= 100) return out;
   if (header.format === 'png') return fromPng(header, out, service);
   if (!asStored(header, out)) return out;
-  // No AVIF is made from a lossy WebP kept at its size: our WebP re-encodes it with libwebp at about its own quantisers
-  // and keeps nearly its look, which AVIF re-draws from pixels. The rule once made AVIF at the scale's quality from an
-  // input 3 or more above our WebP's quality (header.quality, as libwebp's -q; fitted on two photos of the tuning part);
-  // on the confirm part, made after it, a detailed landscape saved at cwebp -q 85 (read as 87) then got an AVIF 9.1 and
-  // 8.3 points worse than our WebP at service 70 and 80 (12 and 5 above), for 0.57x and 0.62x its bytes.
-  if (header.format === 'webp') return header.lossless ? out : undefined;
+  // No AVIF is made from a WebP kept at its size. From a lossy one our WebP re-encodes it with libwebp at about its own
+  // quantisers and keeps nearly its look, which AVIF re-draws from pixels: the rule once made AVIF at the scale's quality
+  // from an input 3 or more above our WebP's quality (fitted on two photos of the tuning part); on the confirm part, made
+  // after it, a detailed landscape saved at cwebp -q 85 then got an AVIF 9.1 and 8.3 points worse than our WebP at
+  // service 70 and 80. From a lossless one AVIF was made at the scale's quality until the final part, run once on it: a
+  // scanned page of grey text got AVIF 4.55, 3.48 and 1.42 below our WebP at service 70, 80 and 90.
+  if (header.format === 'webp' || out.format === 'webp') return undefined;
   const above = service - header.quality;
   const full = !subsampled(header);
-  const made = out.format === 'webp' ? above < WEBP_SKIPPED_FROM : full ? above >= SKIPPED_FROM : above < SKIPPED_FROM && above > AVIF_SKIPPED_BELOW;
-  if (!made) return undefined;
-  const lift = along(out.format === 'webp' ? WEBP_LIFT : AVIF_LIFT[full ? 'full' : 'subsampled'], above);
+  if (full ? above < SKIPPED_FROM : above >= SKIPPED_FROM || above <= AVIF_SKIPPED_BELOW) return undefined;
+  const lift = along(AVIF_LIFT[full ? 'full' : 'subsampled'], above);
   const quality = Math.round(out.quality + lift);
   return quality > MAX_QUALITY ? undefined : { ...out, quality: Math.max(1, quality) };
 }
