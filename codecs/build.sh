@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds codecs/dist/engine.wasm: libjpeg-turbo, libspng + zlib and libwebp from Debian
+# Builds codecs/dist/engine.wasm: libjpeg-turbo, libspng + zlib, libwebp and giflib from Debian
 # bookworm source packages, jpegli, highway and libaom from trixie's (pinned below by version and sha256), compiled with Debian's
 # clang-14 + lld-14 + wasi-libc, linked with our glue in codecs/src. Sources are unpacked
 # under codecs/.build (ignored by git), never committed.
@@ -18,12 +18,14 @@ PINS=(
   "libspng=0.7.3-3"
   "zlib=1:1.2.13.dfsg-1"
   "libwebp=1.2.4-0.2+deb12u1"
+  "giflib=5.2.1-2.5+deb12u1"
 )
 SHA256SUMS='
 d718ead0dfbcbc8523665c02a7f7152e31039ded641d022868722623bb3b486d  libjpeg-turbo_2.1.5-2.dsc
 05f324accbf40d02f4d284047b9fb792e03481ede86c1425af01e4656c475028  libspng_0.7.3-3.dsc
 3fa1e6b2fc525062aa88207dda52fed8e045373c809d362fe8a2bfbf7cf515a8  zlib_1.2.13.dfsg-1.dsc
 d9ed0b59e2010f255c28d0869fd15b31f9b08aed757bfc91862d43aa9ec1aa99  libwebp_1.2.4-0.2+deb12u1.dsc
+5206a92fd4a057768f429033a3a80bc1e06453f6c60dfec243d8188fa6ade3f4  giflib_5.2.1-2.5+deb12u1.dsc
 '
 
 TOOL_PACKAGES="clang-14 lld-14 llvm-14 wasi-libc libclang-rt-14-dev-wasm32 libc++-14-dev-wasm32 libc++abi-14-dev-wasm32 dpkg-dev"
@@ -184,6 +186,12 @@ build_spng() {
   compile spng -DSPNG_STATIC -I"$WORK/src/zlib-1.2.13.dfsg" -- "$s/spng/spng.c"
 }
 
+# giflib's decoder only (GIF input; the encoder and the tools are left out).
+build_giflib() {
+  local s=$WORK/src/giflib-5.2.1
+  compile giflib -- "$s/dgif_lib.c" "$s/gif_err.c" "$s/gifalloc.c" "$s/openbsd-reallocarray.c"
+}
+
 build_libwebp() {
   local s=$WORK/src/libwebp-1.2.4
   mapfile -t files < <(ls "$s"/sharpyuv/*.c "$s"/src/dec/*.c "$s"/src/dsp/*.c "$s"/src/enc/*.c "$s"/src/utils/*.c | LC_ALL=C sort)
@@ -300,7 +308,7 @@ build_glue() {
   local s=$WORK/src
   mapfile -t files < <(ls "$HERE"/src/*.c | LC_ALL=C sort)
   compile glue -Wall -Wextra -Werror -Wno-missing-field-initializers -I"$WORK/gen/jpeg" \
-    -I"$s/libjpeg-turbo-2.1.5" -I"$s/libspng-0.7.3/spng" -I"$s/zlib-1.2.13.dfsg" -I"$s/libwebp-1.2.4/src" -I"$s/libwebp-1.2.4" \
+    -I"$s/libjpeg-turbo-2.1.5" -I"$s/libspng-0.7.3/spng" -I"$s/zlib-1.2.13.dfsg" -I"$s/libwebp-1.2.4/src" -I"$s/libwebp-1.2.4" -I"$s/giflib-5.2.1" \
     -I"$s/trixie/aom-3.12.1" -I"$WORK/gen/aom" -DSPNG_STATIC -- "${files[@]}"
 }
 
@@ -333,6 +341,7 @@ write_manifest() {
     "libspng": "0.7.3-3",
     "zlib": "1:1.2.13.dfsg-1",
     "libwebp": "1.2.4-0.2+deb12u1",
+    "giflib": "5.2.1-2.5+deb12u1",
     "jpeg-xl (jpegli)": "0.11.2-0.1~deb13u3 (trixie; jpeg-xl_0.11.2.orig.tar.gz)",
     "highway": "1.2.0-2 (trixie; highway_1.2.0.orig.tar.gz)",
     "aom (libaom)": "3.12.1-1+deb13u1 (trixie; aom_3.12.1.orig.tar.gz)",
@@ -353,6 +362,7 @@ build_aom
 build_zlib
 build_spng
 build_libwebp
+build_giflib
 build_glue
 link
 write_manifest

@@ -41,5 +41,6 @@ void png_decode(decode_target *target);
 void webp_decode(decode_target *target);
 /* The AV1 images of an AVIF, in the framing avif-decode.c describes. */
 void avif_decode(decode_target *target);
+void gif_decode(decode_target *target);
 
 #endif

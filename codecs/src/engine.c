@@ -20,7 +20,8 @@
 #define EXPORT(name) __attribute__((export_name(name)))
 
 /* Must match src/image/wasm/abi.ts. */
-enum format { FORMAT_JPEG = 0, FORMAT_PNG = 1, FORMAT_WEBP = 2, FORMAT_AVIF = 3 }; /* AVIF input: avif-decode.c's framing */
+/* AVIF input: avif-decode.c's framing. GIF: input only (no GIF encoder: decisions.md, "Inputs phones and web sites produce"). */
+enum format { FORMAT_JPEG = 0, FORMAT_PNG = 1, FORMAT_WEBP = 2, FORMAT_AVIF = 3, FORMAT_GIF = 4 };
 enum flags {
   FLAG_PROGRESSIVE = 1, /* JPEG output: jpegli's progressive scans */
   FLAG_MITCHELL = 2,    /* resample with Mitchell instead of Lanczos3 */
@@ -269,6 +270,7 @@ static void run(job *j, int in_format) {
       case FORMAT_PNG: png_decode(&j->base); break;
       case FORMAT_WEBP: webp_decode(&j->base); break;
       case FORMAT_AVIF: avif_decode(&j->base); break;
+      case FORMAT_GIF: gif_decode(&j->base); break;
       default: host_fail(FAIL_INTERNAL, "unknown input format");
     }
   }
@@ -307,6 +309,7 @@ void attend(int in_format, int in_w, int in_h, int win_w, int win_h) {
     case FORMAT_PNG: png_decode(&j.base); break;
     case FORMAT_WEBP: webp_decode(&j.base); break;
     case FORMAT_AVIF: avif_decode(&j.base); break;
+    case FORMAT_GIF: gif_decode(&j.base); break;
     default: host_fail(FAIL_INTERNAL, "unknown input format");
   }
   int32_t place[2];

@@ -15,7 +15,8 @@ import { encoderQuality } from './quality-scale';
 import { carryIccProfile, profileToCarry } from './steps/carry-icc';
 import { checkBudget, type JobCost, jobCost } from './steps/check-budget';
 import { chooseFormats, type RequestedFormat } from './steps/choose-formats';
-import { keepsEveryFrame } from './steps/frame-area';
+import { keepsEveryFrame, refuseGifFrames } from './steps/frame-area';
+import { stripGif } from './container/gif-blocks';
 import { planGeometry } from './steps/geometry';
 import { neverLarger } from './steps/never-larger';
 import { keepsEveryPixel, oneLook } from './steps/one-look';
@@ -26,7 +27,7 @@ import { refuseIncomplete } from './steps/refuse-incomplete';
 import { refuseUndecoded } from './steps/refuse-undecoded';
 import { profileReadMs } from './wasm/cpu-model';
 import { avifNeverLarger, avifProfile } from './steps/avif-source';
-import { type Box, type FitMode, type Gravity, type MetadataClass, type OutputFormat, type OutputSpec, type Rgba, isAvif } from './types';
+import { type AnswerFormat, type Box, type FitMode, type Gravity, isAvif, isGifHeader, type MetadataClass, type OutputSpec, type Rgba } from './types';
 
 export interface CompressRequest {
   quality: number;
@@ -52,6 +53,8 @@ export interface CompressRequest {
   timing?: ServerTiming;
   /** The deployment's HEIC_INPUT (input-settings.ts); HEIC is let in unless given. */
   inputs?: InputSettings;
+  /** `anim=false`: the first frame of an animated input, whatever the format; every frame where kept unless given. */
+  anim?: boolean | undefined;
 }
 
 /** What was done to the image, for the X-Compression-Notes header (documented in the README). */
@@ -67,11 +70,12 @@ export type CompressionNote =
   | 'original-returned'
   | 'metadata-kept'
   | 'metadata-truncated'
-  | 'format-kept-for-look';
+  | 'format-kept-for-look'
+  | 'first-frame';
 
 export interface CompressResult {
   bytes: Uint8Array;
-  format: OutputFormat;
+  format: AnswerFormat;
   notes: CompressionNote[];
   /** The window cut from the upright source, when one was (the X-Crop header). */
   crop?: Box | undefined;
@@ -100,10 +104,20 @@ interface Candidate {
  */
 export async function compressImage(input: Uint8Array, request: CompressRequest): Promise<CompressResult> {
   const header = readInputHeader(input);
-  refuseUndecoded(header, request.inputs ?? { heic: true }, keepsEveryFrame(request.format, request.acceptsWebp));
-  refuseAnimation(header);
+  refuseUndecoded(header, request.inputs ?? { heic: true });
+  const anim = request.anim ?? true;
+  if (isGifHeader(header)) refuseGifFrames(header, keepsEveryFrame(request.format, request.acceptsWebp, anim));
+  else refuseAnimation(header);
+  // The container whose metadata and profile are read: an AVIF's are its items (avif-source.ts); a GIF has neither (its pixels go on as a PNG's would).
+  const container = header.format === 'gif' || header.format === 'avif' ? null : header.format;
   const { orientation, ...displayed } = orient(input, header);
   const geometry = planGeometry(displayed, request);
+  const reshaped = geometry.cropped || geometry.padded || geometry.resized;
+  // An animated GIF for auto without WebP, every frame asked for and no geometry: returned, its pixels untouched (decisions.md).
+  if (header.format === 'gif' && header.animated && anim && request.format === 'auto' && !reshaped) {
+    refuseIncomplete(header);
+    return { bytes: stripGif(input).bytes, format: 'gif', notes: ['original-returned'] };
+  }
   const size = { width: geometry.width, height: geometry.height };
   const framing = {
     ...(geometry.cropped ? { window: geometry.window } : {}),
@@ -112,9 +126,9 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   };
   // A truncated file is refused below; its profile is not worth reading before the check names a bomb.
   const read =
-    !header.complete || header.format === 'avif'
+    !header.complete || !container
       ? { profile: isAvif(header) && header.complete ? avifProfile(header) : null, inflatedFrom: 0 }
-      : await readIccProfileWork(input, header.format);
+      : await readIccProfileWork(input, container);
   const icc = read.profile;
   // Its inflating (bounded: bounded-inflate.ts) is the request's CPU too, charged as the engine charges PNG input.
   const profileMs = profileReadMs(read.inflatedFrom);
@@ -152,7 +166,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     else cpuMs += cost.cpuMs;
   }
   refuseIncomplete(header);
-  const keptMetadata = request.preserve?.length && header.format !== 'avif' ? await readKeptMetadata(input, header.format, request.preserve) : null;
+  const keptMetadata = request.preserve?.length && container ? await readKeptMetadata(input, container, request.preserve) : null;
 
   // JS buffers the request holds count against the engine's budget until it is answered.
   const releases: Array<() => void> = [];
@@ -203,7 +217,8 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     }
   };
   const placed = (spec: OutputSpec): OutputSpec => (smartCrop ? { ...spec, window } : spec);
-  const changeAsked = geometry.cropped || geometry.padded || geometry.resized || primary!.format !== header.format;
+  // auto makes a GIF a PNG: a format change not asked for, so never-larger may answer the GIF.
+  const changeAsked = reshaped || (primary!.format !== header.format && !(header.format === 'gif' && request.format === 'auto'));
   try {
     const { kept, others } = await runExclusive(cpuMs, queuedJob(request.timing, async () => {
       // Run once, whichever rule asks for it first.
@@ -237,6 +252,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     }
 
     const notes: CompressionNote[] = [];
+    if (header.animated && !best.originalReturned) notes.push('first-frame');
     if (best.originalReturned) notes.push('original-returned');
     else if (best.spec.recode) notes.push('lossless-recoded');
     else {
@@ -251,7 +267,8 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     if (best.iccKept) notes.push('icc-kept');
     if (best.metadata.kept) notes.push('metadata-kept');
     if (best.metadata.truncated) notes.push('metadata-truncated');
-    return { bytes: best.bytes, format: best.spec.format, notes, crop: geometry.cropped ? window : undefined };
+    const format = best.originalReturned ? header.format : best.spec.format;
+    return { bytes: best.bytes, format, notes, crop: geometry.cropped ? window : undefined };
   } finally {
     for (const release of releases) release();
   }

@@ -1,9 +1,11 @@
 /** The formats whose containers the service edits without decoding (metadata, profiles, never-larger); detected from the bytes. */
 export type ImageFormat = 'jpeg' | 'png' | 'webp';
-/** The formats the engine decodes: those, and AVIF (its container walked by header/heif-header.ts). */
-export type DecodedFormat = ImageFormat | 'avif';
-/** The formats the service writes: the same four. */
-export type OutputFormat = DecodedFormat;
+/** The formats the engine decodes: those, AVIF (its container walked by header/heif-header.ts) and GIF (header/gif-header.ts; no GIF is written). */
+export type DecodedFormat = ImageFormat | 'avif' | 'gif';
+/** The formats the service writes: the three whose containers it edits, and AVIF. */
+export type OutputFormat = ImageFormat | 'avif';
+/** What an answer may be: an output format, or a GIF returned with its pixels untouched (`original-returned`). */
+export type AnswerFormat = OutputFormat | 'gif';
 
 /** What `preserve` may name (decisions.md, "Metadata the owner keeps"), in the order they are listed. */
 export const METADATA_CLASSES = ['copyright', 'creation', 'location'] as const;
@@ -46,11 +48,12 @@ export interface Box extends Size {
 export type Rgba = readonly [number, number, number, number];
 export const WHITE: Rgba = [255, 255, 255, 255];
 
-export const MIME_TYPES: Record<OutputFormat, string> = {
+export const MIME_TYPES: Record<AnswerFormat, string> = {
   jpeg: 'image/jpeg',
   png: 'image/png',
   webp: 'image/webp',
   avif: 'image/avif',
+  gif: 'image/gif',
 };
 
 /**
@@ -218,6 +221,11 @@ export interface GifImage {
   loopCount: number | null;
   /** Entries in the global colour table (0: none). */
   globalColours: number;
+  /**
+   * The pixels the decoder makes of the first frame, its stored width times the rows it reads: down to the screen's
+   * last, or all of them when interlaced (the rows of a pass come before the next's).
+   */
+  firstDecodedPixels: number;
 }
 
 /**
@@ -225,17 +233,18 @@ export interface GifImage {
  * the first frame leaves part of the screen undrawn (transparent, as browsers draw it) or a frame is cleared to
  * the background before the next; animated when it has more than one frame; interlaced the first frame's.
  */
-export interface GifHeader extends Omit<ImageHeader, 'format'> {
+export interface GifHeader extends ImageHeader {
   format: 'gif';
   gif: GifImage;
 }
+export const isGifHeader = (header: InputHeader): header is GifHeader => header.format === 'gif';
 
 /** An AVIF input's header: an ImageHeader the engine decodes, its layout in `heif` (wasm/avif-input.ts makes the engine's input from it). */
 export type AvifHeader = HeifHeader & { format: 'avif' };
 export const isAvif = (header: InputHeader): header is AvifHeader => header.format === 'avif' && 'heif' in header;
 
 /** The header of any input the service recognises. */
-export type InputHeader = ImageHeader | HeifHeader | GifHeader;
+export type InputHeader = ImageHeader | HeifHeader;
 
 /** What a job must produce: the pipeline has already resolved `auto` and the fitted size. */
 export interface OutputSpec {

@@ -1,12 +1,12 @@
 import type { CompressionNote } from '../image/pipeline';
 import type { ByteClaim } from '../limits/admission';
 import { BODY_CHUNK_BYTES } from '../limits/sizes';
-import type { OutputFormat } from '../image/types';
+import type { AnswerFormat } from '../image/types';
 import { MIME_TYPES } from '../image/types';
 
 export interface ImageResponseParts {
   bytes: Uint8Array;
-  format: OutputFormat;
+  format: AnswerFormat;
   notes: CompressionNote[];
   originalSize: number;
   /** Format auto: the output may depend on Accept, so caches must key on it. */

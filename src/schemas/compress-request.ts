@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { METADATA_CLASSES } from '../image/types';
-import { background, base64Image, boxHeight, boxWidth, fit, gravity, imageFile, integerText, listText, maxHeight, maxWidth, outputFormat, preserve, quality } from './fields';
+import { anim, background, base64Image, booleanText, boxHeight, boxWidth, fit, gravity, imageFile, integerText, listText, maxHeight, maxWidth, outputFormat, preserve, quality } from './fields';
 
 /** The geometry fields' rules across fields (decisions.md, "Geometry: boxes, fit modes and gravity"). */
 function checkGeometry(
@@ -33,6 +33,7 @@ export const compressJsonBody = z
     gravity: gravity.optional(),
     background: background.optional(),
     preserve: preserve.optional(),
+    anim: anim.optional(),
   })
   .superRefine(checkGeometry);
 
@@ -50,6 +51,7 @@ export const compressMultipartBody = z
     gravity: gravity.optional(),
     background: background.optional(),
     preserve: listText(preserve, METADATA_CLASSES).optional(),
+    anim: booleanText(anim).optional(),
   })
   .superRefine(checkGeometry);
 

@@ -87,6 +87,21 @@ export function listText<S extends z.ZodType<unknown, string[]>>(rule: S, names:
     .describe(`Comma-separated, of ${names.join(', ')}. ${rule.description ?? ''}`.trim());
 }
 
+export const anim = z
+  .boolean()
+  .describe(
+    'false: the first frame of an animated input (GIF), whatever the format, with `X-Compression-Notes: first-frame`. Default true: every frame where the output keeps them (animated WebP, not made yet: such a request is refused 400), the first frame in other formats; with `auto` and WebP not accepted, an animated GIF comes back with its pixels untouched (`original-returned`).',
+  );
+
+/** A multipart text part holding `true` or `false`, checked by the same rule as its JSON form. */
+export function booleanText(rule: z.ZodBoolean) {
+  return z
+    .enum(['true', 'false'], { error: 'expected true or false' })
+    .transform((text) => text === 'true')
+    .pipe(rule)
+    .describe(`\`true\` or \`false\`. ${rule.description ?? ''}`.trim());
+}
+
 /** A multipart text part holding an integer, checked by the same rule as its JSON form. */
 export function integerText(rule: z.ZodNumber) {
   return z

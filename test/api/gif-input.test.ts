@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { readInputHeader } from '../../src/image/header/read-header';
+import { isGifHeader } from '../../src/image/types';
 import { wasmEngine } from '../../src/image/wasm';
+import { contains, text } from '../container/synth';
+import { referencePixels } from '../engine/helpers';
 import { call, createKey, errorBody, fixture, form } from '../helpers/api';
 import { craftGif, tinyFrames } from '../helpers/gif';
 
@@ -9,42 +13,132 @@ async function upload(bytes: Uint8Array, fields: Record<string, string>, accept?
   return call('/v1/compress', { method: 'POST', headers, body: form('file', bytes, fields) });
 }
 
+async function answer(response: Response): Promise<{ format: string | null; notes: string[]; bytes: Uint8Array }> {
+  expect(response.status, response.status === 200 ? '' : JSON.stringify(await response.clone().json())).toBe(200);
+  const notes = response.headers.get('X-Compression-Notes')?.split(', ') ?? [];
+  return { format: response.headers.get('X-Output-Format'), notes, bytes: new Uint8Array(await response.arrayBuffer()) };
+}
+
 /** The answer is the error's JSON, and the engine never started: everything was decided from the header. */
 async function refusedFromHeader(response: () => Promise<Response>): Promise<{ status: number; error: string; message: string }> {
   const jobsBefore = wasmEngine.jobsStarted();
-  const answer = await response();
-  expect(answer.headers.get('Content-Type')).toMatch(/^application\/json/);
-  const body = await errorBody(answer);
+  const response_ = await response();
+  expect(response_.headers.get('Content-Type')).toMatch(/^application\/json/);
+  const body = await errorBody(response_);
   expect(wasmEngine.jobsStarted()).toBe(jobsBefore);
-  return { status: answer.status, ...body };
+  return { status: response_.status, ...body };
 }
 
-describe('GIF input, walked and not decoded yet (issue 38)', () => {
-  for (const name of ['still.gif', 'interlaced.gif', 'transparent.gif', 'animated.gif']) {
-    it(`${name} is recognised, its size read, and refused as other undecoded formats are: 400 unsupported_image`, async () => {
-      const answer = await refusedFromHeader(async () => upload(await fixture(`gif/${name}`), { format: 'png' }));
-      expect(answer).toMatchObject({ status: 400, error: 'unsupported_image' });
-      expect(answer.message).toMatch(/^The data is a GIF image \(96x64(, 4 frames)?\), which is recognised but not decoded yet/);
-    });
-  }
+/** A 12x10 screen, a 4-colour palette (index 3 transparent), and an 8x7 frame at 2,1 of a known pattern. */
+const PALETTE = Uint8Array.from([200, 30, 40, 20, 180, 60, 10, 40, 220, 0, 0, 0]);
+const SCREEN = { width: 12, height: 10 };
+const FRAME = { left: 2, top: 1, width: 8, height: 7 };
+const INDICES = Uint8Array.from({ length: FRAME.width * FRAME.height }, (_, i) => (i * 7 + Math.floor(i / FRAME.width)) % 4);
 
-  it('a 65535x65535 logical screen: 413 image_too_large naming the size and the limit', async () => {
-    const answer = await refusedFromHeader(() => upload(craftGif({ width: 65535, height: 65535, frames: [{ width: 1, height: 1 }] }), {}));
-    expect(answer).toMatchObject({ status: 413, error: 'image_too_large' });
-    expect(answer.message).toMatch(/65535x65535.*the limit is 100 MP/);
+/** What a browser draws: the screen transparent, the frame's colours on it, index 3 transparent. */
+function expectedRgba(): Uint8ClampedArray {
+  const out = new Uint8ClampedArray(SCREEN.width * SCREEN.height * 4);
+  for (let y = 0; y < FRAME.height; y++) {
+    for (let x = 0; x < FRAME.width; x++) {
+      const index = INDICES[y * FRAME.width + x]!;
+      if (index === 3) continue;
+      out.set([...PALETTE.subarray(index * 3, index * 3 + 3), 255], ((y + FRAME.top) * SCREEN.width + x + FRAME.left) * 4);
+    }
+  }
+  return out;
+}
+
+const patterned = (interlaced: boolean) =>
+  craftGif({ ...SCREEN, palette: PALETTE, frames: [{ ...FRAME, indices: INDICES, interlaced, transparentIndex: 3 }, { ...FRAME, delayCs: 5 }], loopCount: 0 });
+
+describe('GIF input (issue 38): the first frame decoded by giflib', () => {
+  it.each([false, true])('interlaced %s: the first frame on the transparent screen, pixel for pixel (lossless PNG), first-frame', async (interlaced) => {
+    const { format, notes, bytes } = await answer(await upload(patterned(interlaced), { format: 'png', quality: '100' }));
+    expect(format).toBe('png');
+    expect(notes).toEqual(['first-frame', 'converted']);
+    expect(readInputHeader(bytes)).toMatchObject({ width: 12, height: 10, hasAlpha: true });
+    expect(await referencePixels(bytes, 'png')).toEqual(expectedRgba());
   });
 
-  it('10,000 one-pixel frames on 100x100: 413 naming the frame count and the limit when WebP would keep every frame, else not', async () => {
+  it.each(['still.gif', 'interlaced.gif', 'transparent.gif'])('%s (gifsicle) to every format: 96x64, alpha kept where it has it', async (name) => {
+    const input = await fixture(`gif/${name}`);
+    for (const requested of ['jpeg', 'png', 'webp', 'avif']) {
+      const { format, notes, bytes } = await answer(await upload(input, { format: requested }));
+      expect(format).toBe(requested);
+      expect(notes).not.toContain('first-frame');
+      const header = readInputHeader(bytes);
+      expect(header).toMatchObject({ width: 96, height: 64 });
+      if (requested !== 'jpeg') expect(header.hasAlpha).toBe(name === 'transparent.gif');
+    }
+  });
+
+  it('a still GIF with auto: PNG, or WebP when accepted and smaller, or the GIF itself when neither is smaller (never larger)', async () => {
+    const still = await fixture('gif/still.gif');
+    const png = await answer(await upload(still, {}));
+    expect(png.format).toBe('png');
+    expect(png.bytes.length).toBeLessThan(still.length);
+    expect((await answer(await upload(still, {}, 'image/webp,*/*'))).format).toMatch(/^(png|webp)$/);
+    // 35 bytes of 1x1 GIF: no PNG is smaller.
+    const tiny = await fixture('bad/unsupported.gif');
+    const kept = await answer(await upload(tiny, {}));
+    expect(kept).toMatchObject({ format: 'gif', notes: ['original-returned'] });
+    expect(kept.bytes).toEqual(tiny);
+  });
+
+  it('an animated GIF with auto and WebP not accepted comes back as a GIF, its comment stripped, its frames and loop count kept', async () => {
+    const input = await fixture('gif/animated.gif');
+    expect(contains(input, text('made here with gifsicle'))).toBe(true);
+    const response = await upload(input, {}, '*/*');
+    expect(response.headers.get('Content-Type')).toBe('image/gif');
+    const { format, notes, bytes } = await answer(response);
+    expect(format).toBe('gif');
+    expect(notes).toEqual(['original-returned']);
+    expect(contains(bytes, text('made here with gifsicle'))).toBe(false);
+    expect(bytes.length).toBe(input.length - 2 - (1 + 'made here with gifsicle'.length) - 1);
+    const header = readInputHeader(bytes);
+    expect(isGifHeader(header) && [header.gif.frameCount, header.gif.loopCount]).toEqual([4, 3]);
+  });
+
+  it('an animated GIF: the first frame for another format, for anim=false, or when a resize is asked; 400 when every frame is asked for', async () => {
+    const input = await fixture('gif/animated.gif');
+    expect(await answer(await upload(input, { format: 'jpeg' }))).toMatchObject({ format: 'jpeg', notes: ['first-frame', 'converted'] });
+    expect(await answer(await upload(input, { anim: 'false' }, '*/*'))).toMatchObject({ format: 'png', notes: ['first-frame', 'converted'] });
+    expect((await answer(await upload(input, { anim: 'false' }, 'image/webp'))).notes).toContain('first-frame');
+    expect(await answer(await upload(input, { maxWidth: '48' }))).toMatchObject({ format: 'png', notes: ['first-frame', 'resized', 'converted'] });
+    for (const [fields, accept] of [[{ format: 'webp' }, undefined], [{}, 'image/webp']] as const) {
+      const refused = await refusedFromHeader(() => upload(input, fields, accept));
+      expect(refused).toMatchObject({ status: 400, error: 'unsupported_image', message: expect.stringMatching(/^Animated GIF images are not made into animated WebP yet/) });
+    }
+    expect((await answer(await upload(input, { format: 'webp', anim: 'false' }))).format).toBe('webp');
+  });
+
+  it('anim is validated: 400 bad_request for anything but true or false', async () => {
+    const input = await fixture('gif/still.gif');
+    const response = await upload(input, { anim: 'no' });
+    expect(response.status).toBe(400);
+    expect((await errorBody(response)).error).toBe('bad_request');
+    const { key } = await createKey('business');
+    const json = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ image: btoa('x'), anim: 'false' }) });
+    expect(json.status).toBe(400);
+    expect((await errorBody(json)).error).toBe('bad_request');
+  });
+
+  it('a 65535x65535 logical screen: 413 image_too_large naming the size and the limit, from the header', async () => {
+    const answer_ = await refusedFromHeader(() => upload(craftGif({ width: 65535, height: 65535, frames: [{ width: 1, height: 1 }] }), {}));
+    expect(answer_).toMatchObject({ status: 413, error: 'image_too_large' });
+    expect(answer_.message).toMatch(/65535x65535.*the limit is 100 MP/);
+  });
+
+  it('10,000 one-pixel frames on 100x100: 413 naming the frame count and the limit when WebP would keep every frame; the first frame otherwise', async () => {
     const bytes = tinyFrames(100, 100, 10_000);
     for (const [fields, accept] of [[{ format: 'webp' }, undefined], [{}, 'image/webp,*/*']] as const) {
-      const answer = await refusedFromHeader(() => upload(bytes, fields, accept));
-      expect(answer).toMatchObject({ status: 413, error: 'image_too_large' });
-      expect(answer.message).toMatch(/10000 frames of 100x100 \(100 MP in all\); the limit is 50 MP of frames/);
+      const refused = await refusedFromHeader(() => upload(bytes, fields, accept));
+      expect(refused).toMatchObject({ status: 413, error: 'image_too_large' });
+      expect(refused.message).toMatch(/10000 frames of 100x100 \(100 MP in all\); the limit is 50 MP of frames/);
     }
-    // The first frame alone (PNG, or auto without WebP): the cap does not apply.
-    for (const [fields, accept] of [[{ format: 'png' }, 'image/webp'], [{}, '*/*']] as const) {
-      expect(await refusedFromHeader(() => upload(bytes, fields, accept))).toMatchObject({ status: 400, error: 'unsupported_image' });
-    }
+    const first = await answer(await upload(bytes, { format: 'png' }, 'image/webp'));
+    expect(first).toMatchObject({ format: 'png', notes: ['first-frame', 'converted'] });
+    expect(readInputHeader(first.bytes)).toMatchObject({ width: 100, height: 100, hasAlpha: true });
   });
 
   it('a truncated GIF is refused as truncated; a truncated bomb is named as one first', async () => {

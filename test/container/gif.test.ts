@@ -1,20 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { gifFrame } from '../../src/image/header/gif-header';
-import { readHeader, readInputHeader } from '../../src/image/header/read-header';
-import { MAX_FRAME_PIXELS } from '../../src/image/steps/frame-area';
-import { refuseUndecoded } from '../../src/image/steps/refuse-undecoded';
-import type { GifHeader } from '../../src/image/types';
+import { readInputHeader } from '../../src/image/header/read-header';
+import { MAX_FRAME_PIXELS, refuseGifFrames } from '../../src/image/steps/frame-area';
+import { refuseIncomplete } from '../../src/image/steps/refuse-incomplete';
+import { type GifHeader, isGifHeader } from '../../src/image/types';
 import { apiErrorOf, expectUnsupported } from '../helpers/errors';
 import { fixture } from '../helpers/fixtures';
 import { craftGif, tinyFrames } from '../helpers/gif';
 
 const gif = (bytes: Uint8Array): GifHeader => {
   const header = readInputHeader(bytes);
-  if (!('gif' in header)) throw new Error(`read as ${header.format}`);
+  if (!isGifHeader(header)) throw new Error(`read as ${header.format}`);
   return header;
 };
 const frames = (header: GifHeader) => Array.from({ length: header.gif.frameCount }, (_, i) => gifFrame(header.gif, i));
-const refusal = (bytes: Uint8Array, keepsFrames: boolean) => apiErrorOf(() => refuseUndecoded(readInputHeader(bytes), { heic: true }, keepsFrames));
+/** The pipeline's order: the GIF's limits, then truncation. */
+const refusal = (bytes: Uint8Array, keepsFrames: boolean) =>
+  apiErrorOf(() => {
+    const header = gif(bytes);
+    refuseGifFrames(header, keepsFrames);
+    refuseIncomplete(header);
+  });
 
 describe('GIF headers of files made by gifsicle (test/fixtures/gif)', () => {
   it.each([
@@ -38,12 +44,25 @@ describe('GIF headers of files made by gifsicle (test/fixtures/gif)', () => {
     expect(all[1]).toMatchObject({ left: 20, top: 10, width: 24, height: 16 });
   });
 
-  it('a still GIF has no loop count; readHeader refuses a GIF as not decoded yet, naming its size', async () => {
-    const bytes = await fixture('gif/still.gif');
-    expect(gif(bytes).gif.loopCount).toBeNull();
-    const error = await expectUnsupported(() => readHeader(bytes));
-    expect(error.message).toMatch(/^The data is a GIF image \(96x64\), which is recognised but not decoded yet/);
-    expect((await refusal(await fixture('gif/animated.gif'), false)).message).toMatch(/GIF image \(96x64, 4 frames\)/);
+  it('a still GIF has no loop count; an animated one asked for every frame is refused 400 (no animated WebP yet), not for the first', async () => {
+    expect(gif(await fixture('gif/still.gif')).gif.loopCount).toBeNull();
+    const animated = await fixture('gif/animated.gif');
+    const error = await refusal(animated, true);
+    expect([error.code, error.message]).toEqual(['unsupported_image', 'Animated GIF images are not made into animated WebP yet; ask for the first frame (anim=false, or a format other than WebP).']);
+    expect(() => refuseGifFrames(gif(animated), false)).not.toThrow();
+  });
+
+  it('the first frame\'s decoded pixels: its stored width times its rows down to the screen\'s last, or all when interlaced', async () => {
+    expect(gif(await fixture('gif/still.gif')).gif.firstDecodedPixels).toBe(96 * 64);
+    const wide = { width: 65535, height: 100 };
+    expect(gif(craftGif({ width: 10, height: 10, frames: [{ top: 4, ...wide }] })).gif.firstDecodedPixels).toBe(65535 * 6);
+    const interlaced = gif(craftGif({ width: 10, height: 10, frames: [{ top: 4, ...wide, interlaced: true }] }));
+    expect(interlaced.gif.firstDecodedPixels).toBe(65535 * 100);
+    // The pixels a crafted frame claims, not its data (one index here), are what the decoder would make.
+    const tall = craftGif({ width: 10, height: 10, frames: [{ width: 2000, height: 60000, interlaced: true, indices: new Uint8Array(1) }] });
+    expect(gif(tall).gif.firstDecodedPixels).toBe(120_000_000);
+    const error = await refusal(tall, false);
+    expect([error.code, error.message]).toEqual(['image_too_large', 'The image is a GIF whose first frame decodes 120000000 pixels (120 MP); the limit is 100 MP.']);
   });
 });
 
@@ -91,8 +110,8 @@ describe('crafted GIFs', () => {
     expect(kept.code).toBe('image_too_large');
     expect(kept.message).toMatch(/^The GIF has 10000 frames of 100x100 \(100 MP in all\); the limit is 50 MP of frames/);
     // Only the first frame made: the cap does not apply (decisions.md).
-    expect((await refusal(bytes, false)).code).toBe('unsupported_image');
-    // 5,000 such frames are exactly 50 MP: under the cap.
+    expect(() => refuseGifFrames(gif(bytes), false)).not.toThrow();
+    // 5,000 such frames are exactly 50 MP: under the cap (refused as animated, not as too large).
     expect((await refusal(tinyFrames(100, 100, 5_000), true)).code).toBe('unsupported_image');
   });
 

@@ -11,7 +11,7 @@ export interface CraftedFrame {
   top?: number;
   width: number;
   height: number;
-  /** Palette indices, row by row in display order (interlaced frames are stored in pass order here). */
+  /** Palette indices, row by row in display order (an interlaced frame's rows are written in its passes' order). */
   indices?: Uint8Array;
   interlaced?: boolean;
   localPalette?: Uint8Array;
@@ -19,6 +19,8 @@ export interface CraftedFrame {
   delayCs?: number;
   disposal?: number;
   transparentIndex?: number;
+  /** LZW data (code size 8) in place of `indices`'. */
+  data?: Uint8Array;
 }
 
 export interface CraftedGif {
@@ -46,14 +48,12 @@ export function subBlocks(data: Uint8Array): Uint8Array {
   return cat(...parts, new Uint8Array([0]));
 }
 
-/** The indices as LZW with a code size of 8: each index a literal 9-bit code, a clear code every 254. */
-export function lzw(indices: Uint8Array): Uint8Array {
-  const CLEAR = 256;
-  const END = 257;
+/** 9-bit codes, packed as GIF packs them (least significant bit first). */
+export function lzwCodes(codes: number[]): Uint8Array {
   const out: number[] = [];
   let bits = 0;
   let nbits = 0;
-  const put = (code: number) => {
+  for (const code of codes) {
     bits |= code << nbits;
     nbits += 9;
     while (nbits >= 8) {
@@ -61,15 +61,32 @@ export function lzw(indices: Uint8Array): Uint8Array {
       bits >>>= 8;
       nbits -= 8;
     }
-  };
-  put(CLEAR);
-  indices.forEach((index, i) => {
-    if (i > 0 && i % 254 === 0) put(CLEAR);
-    put(index);
-  });
-  put(END);
+  }
   if (nbits > 0) out.push(bits & 0xff);
   return Uint8Array.from(out);
+}
+
+export const LZW_CLEAR = 256;
+const LZW_END = 257;
+
+/** The indices as LZW with a code size of 8: each index a literal 9-bit code, a clear code every 254. */
+export function lzw(indices: Uint8Array): Uint8Array {
+  const codes = [LZW_CLEAR];
+  indices.forEach((index, i) => {
+    if (i > 0 && i % 254 === 0) codes.push(LZW_CLEAR);
+    codes.push(index);
+  });
+  codes.push(LZW_END);
+  return lzwCodes(codes);
+}
+
+/** Rows in the order an interlaced GIF stores them: every 8th from 0, every 8th from 4, every 4th from 2, every 2nd from 1. */
+function passOrder(indices: Uint8Array, width: number, height: number): Uint8Array {
+  const rows: Uint8Array[] = [];
+  for (const [y0, dy] of [[0, 8], [4, 8], [2, 4], [1, 2]] as const) {
+    for (let y = y0; y < height; y += dy) rows.push(indices.subarray(y * width, (y + 1) * width));
+  }
+  return cat(...rows);
 }
 
 const tableBits = (palette: Uint8Array) => Math.log2(palette.length / 3) - 1;
@@ -99,7 +116,8 @@ export function craftGif(gif: CraftedGif): Uint8Array {
     const flags = (local ? 0x80 | tableBits(local) : 0) | (frame.interlaced ? 0x40 : 0);
     parts.push(new Uint8Array([0x2c]), u16(frame.left ?? 0), u16(frame.top ?? 0), u16(frame.width), u16(frame.height), new Uint8Array([flags]));
     if (local) parts.push(local);
-    parts.push(new Uint8Array([8]), subBlocks(lzw(frame.indices ?? new Uint8Array(frame.width * frame.height))));
+    const indices = frame.indices ?? new Uint8Array(frame.width * frame.height);
+    parts.push(new Uint8Array([8]), subBlocks(frame.data ?? lzw(frame.interlaced && frame.indices ? passOrder(indices, frame.width, frame.height) : indices)));
   }
   if (!gif.noTrailer) parts.push(new Uint8Array([0x3b]));
   return cat(...parts);

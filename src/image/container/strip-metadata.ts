@@ -1,5 +1,6 @@
-import type { ImageFormat } from '../types';
+import type { DecodedFormat } from '../types';
 import { asciiBytes, startsWith } from './bytes';
+import { stripGif } from './gif-blocks';
 import { exifOrientation, isExifSegment, jpegExif, pngExif, webpExif } from './exif';
 import { isIccSegment } from './icc';
 import { APP0, APP1, APP14, APP15, COM, type JpegSegment, encodeJpeg, parseJpeg } from './jpeg-segments';
@@ -28,12 +29,13 @@ export interface StripResult {
   metadata: Pick<MetadataBlocks, 'kept' | 'truncated'>;
 }
 
-export function stripMetadata(bytes: Uint8Array, format: ImageFormat, kept: KeptMetadata | null = null): Uint8Array {
+export function stripMetadata(bytes: Uint8Array, format: DecodedFormat, kept: KeptMetadata | null = null): Uint8Array {
   return stripMetadataWithReport(bytes, format, kept).bytes;
 }
 
-/** Throws unsupported_image when the container is malformed. */
-export function stripMetadataWithReport(bytes: Uint8Array, format: ImageFormat, kept: KeptMetadata | null = null): StripResult {
+/** Throws unsupported_image when the container is malformed. A GIF carries no metadata `preserve` names. */
+export function stripMetadataWithReport(bytes: Uint8Array, format: DecodedFormat, kept: KeptMetadata | null = null): StripResult {
+  if (format === 'gif') return { ...stripGif(bytes), orientation: 1, metadata: { kept: false, truncated: false } };
   const strip = format === 'jpeg' ? stripJpeg : format === 'png' ? stripPng : stripWebp;
   const { bytes: out, removed, orientation, blocks } = strip(bytes, (orientation) => metadataBlocks(kept, format, orientation));
   return { bytes: out, removed, orientation, metadata: { kept: blocks.kept, truncated: blocks.truncated } };

@@ -23,14 +23,6 @@ function corrupt(why: string): ApiError {
   return new ApiError('unsupported_image', `The GIF data is corrupt: ${why}.`);
 }
 
-export function gifNotDecodedYet(header: GifHeader): ApiError {
-  const frames = header.gif.frameCount === 1 ? '' : `, ${header.gif.frameCount} frames`;
-  return new ApiError(
-    'unsupported_image',
-    `The data is a GIF image (${header.width}x${header.height}${frames}), which is recognised but not decoded yet; send a JPEG, PNG or WebP image.`,
-  );
-}
-
 /** Frame `i` of a walked GIF (its fields are packed: a 10 MB file may hold half a million one-pixel frames). */
 export function gifFrame(gif: GifImage, i: number): GifFrame {
   const f = gif.frames.subarray(i * FRAME_FIELDS, (i + 1) * FRAME_FIELDS);
@@ -78,6 +70,7 @@ export function readGifHeader(b: Uint8Array): GifHeader {
   let loopCount: number | null = null;
   let control: { delayCs: number; disposal: number; transparentIndex: number | null } | null = null;
   let complete = false;
+  let firstDecodedPixels = 0;
   let at = 13 + 3 * globalColours;
   /** Skips sub-blocks from `at` to their terminator; false when the data ends first. */
   const skipSubBlocks = (): boolean => {
@@ -117,6 +110,8 @@ export function readGifHeader(b: Uint8Array): GifHeader {
     const frameWidth = Math.max(0, Math.min(u16le(b, at + 5), width - left));
     const frameHeight = Math.max(0, Math.min(u16le(b, at + 7), height - top));
     const frameFlags = b[at + 9]!;
+    // The decoder reads the first frame's rows down to the screen's last, all of them when interlaced, each whole.
+    if (frames.count === 0) firstDecodedPixels = u16le(b, at + 5) * (frameFlags & 0x40 ? u16le(b, at + 7) : Math.min(u16le(b, at + 7), height - Math.min(top, height)));
     const localColours = frameFlags & 0x80 ? 2 << (frameFlags & 7) : 0;
     if (!localColours && !globalColours) throw corrupt(`frame ${frames.count + 1} has no colour table`);
     at += 10 + 3 * localColours;
@@ -132,7 +127,7 @@ export function readGifHeader(b: Uint8Array): GifHeader {
   }
   // Truncated before any frame: refused as truncated once the screen's size has been checked (a bomb is named as one).
   if (frames.count === 0 && complete) throw corrupt('it has no image');
-  const gif: GifImage = { frames: frames.fields.subarray(0, frames.count * FRAME_FIELDS), frameCount: frames.count, loopCount, globalColours };
+  const gif: GifImage = { frames: frames.fields.subarray(0, frames.count * FRAME_FIELDS), frameCount: frames.count, loopCount, globalColours, firstDecodedPixels };
   const first = frames.count ? gifFrame(gif, 0) : null;
   let transparent = !(first && first.left === 0 && first.top === 0 && first.width === width && first.height === height);
   for (let i = 0; i < frames.count && !transparent; i++) {

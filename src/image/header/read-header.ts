@@ -1,7 +1,7 @@
 import { ApiError } from '../../errors/api-error';
 import { type ImageHeader, type InputHeader, isAvif } from '../types';
 import { detectFormat } from './detect-format';
-import { gifNotDecodedYet, readGifHeader } from './gif-header';
+import { readGifHeader } from './gif-header';
 import { notDecodedYet, readHeifHeader } from './heif-header';
 import { readJpegHeader } from './jpeg-header';
 import { readPngHeader } from './png-header';
@@ -19,11 +19,10 @@ export function readInputHeader(bytes: Uint8Array): InputHeader {
   return { ...READERS[format](bytes), fileBytes: bytes.length };
 }
 
-/** The header of an image the engine decodes (JPEG, PNG, WebP, AVIF): a HEIC or GIF one is refused once walked. */
+/** The header of an image the engine decodes (JPEG, PNG, WebP, AVIF, GIF): a HEIC one is refused once walked. */
 export function readHeader(bytes: Uint8Array): ImageHeader {
   const header = readInputHeader(bytes);
   if (isAvif(header)) return header;
   if ('heif' in header) throw notDecodedYet(header);
-  if ('gif' in header) throw gifNotDecodedYet(header);
   return header;
 }

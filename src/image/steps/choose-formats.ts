@@ -48,9 +48,10 @@ export function chooseFormats(
 
 /**
  * What `auto` keeps: the input's format, but an AVIF stays AVIF only when the client accepts it, else becomes JPEG,
- * or PNG where it has alpha (decisions.md, "Inputs phones and web sites produce").
+ * or PNG where it has alpha, and a GIF becomes PNG (decisions.md, "Inputs phones and web sites produce").
  */
 function keptFormat(input: DecodedFormat, accepted: Accepted, alpha: boolean): OutputFormat {
+  if (input === 'gif') return 'png';
   if (input !== 'avif' || accepted.avif) return input;
   return alpha ? 'png' : 'jpeg';
 }

@@ -1,6 +1,6 @@
 import { stripMetadataWithReport, type StripResult } from '../container';
 import type { KeptMetadata } from '../container/read-metadata';
-import type { ImageFormat } from '../types';
+import type { DecodedFormat } from '../types';
 
 /**
  * "Never larger" (decisions.md): when re-encoding did not shrink the file and neither a resize nor a format change
@@ -11,7 +11,7 @@ import type { ImageFormat } from '../types';
  */
 export async function neverLarger<C extends { bytes: Uint8Array }>(
   input: Uint8Array,
-  inputFormat: ImageFormat,
+  inputFormat: DecodedFormat,
   encoded: C,
   changeAsked: boolean,
   recode: () => Promise<C | undefined>,

@@ -9,7 +9,8 @@ import { type ImageHeader, isAvif } from '../types';
  * imir (header/heif-header.ts), which its EXIF does not override (MIAF 7.3.6.7).
  */
 export function orient(input: Uint8Array, header: ImageHeader): { orientation: number; width: number; height: number } {
-  const orientation = isAvif(header) ? header.heif.orientation : header.complete && header.format !== 'avif' ? readOrientation(input, header.format) : 1;
+  // A GIF has no EXIF; an AVIF's orientation is its irot and imir.
+  const orientation = isAvif(header) ? header.heif.orientation : header.complete && header.format !== 'avif' && header.format !== 'gif' ? readOrientation(input, header.format) : 1;
   return orientation >= 5
     ? { orientation, width: header.height, height: header.width }
     : { orientation, width: header.width, height: header.height };

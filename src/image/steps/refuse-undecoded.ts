@@ -1,27 +1,19 @@
 import { ApiError } from '../../errors/api-error';
-import { gifNotDecodedYet } from '../header/gif-header';
 import { notDecodedYet } from '../header/heif-header';
 import type { InputSettings } from '../input-settings';
 import type { HeifPicture, ImageHeader, InputHeader } from '../types';
 import { refusePixels } from './check-budget';
-import { refuseFrameArea } from './frame-area';
 import { refuseIncomplete } from './refuse-incomplete';
 
 /** The pixels a picture's decoder makes: every cell whole, the last row and column past the grid's edge too. */
 const decodedPixels = (picture: HeifPicture) => picture.tiles.reduce((n, tile) => n + tile.width * tile.height, 0);
 
 /**
- * A HEIC or GIF input walked cleanly (its header's errors come first) but no decoder reads it yet: refused
- * as unknown formats are (400 unsupported_image), after HEIC_INPUT=off, the pixel limit, a GIF's frame-area cap
- * (when the output keeps every frame: `keepsFrames`) and truncation, so that a bomb is named as one from its header.
+ * A HEIC input walked cleanly (its header's errors come first) but no decoder reads it yet: refused
+ * as unknown formats are (400 unsupported_image), after HEIC_INPUT=off, the pixel limit and truncation, so
+ * that a bomb is named as one from its header. AVIF goes on to the engine.
  */
-export function refuseUndecoded(header: InputHeader, settings: InputSettings, keepsFrames: boolean): asserts header is ImageHeader {
-  if ('gif' in header) {
-    refusePixels(`${header.width}x${header.height}`, header.width * header.height);
-    refuseFrameArea(header, keepsFrames);
-    refuseIncomplete(header);
-    throw gifNotDecodedYet(header);
-  }
+export function refuseUndecoded(header: InputHeader, settings: InputSettings): asserts header is ImageHeader {
   if (!('heif' in header)) return;
   if (header.format === 'heic' && !settings.heic) {
     throw new ApiError('unsupported_image', 'HEIC input is turned off on this service (HEVC is patent-encumbered in some countries); send a JPEG, PNG, WebP or AVIF image.');

@@ -1,7 +1,7 @@
-import type { OutputFormat } from '../types';
+import type { DecodedFormat, OutputFormat } from '../types';
 
 /** Format codes and flags of `transcode` in codecs/src/engine.c. */
-export const FORMAT_CODES: Record<OutputFormat, number> = { jpeg: 0, png: 1, webp: 2, avif: 3 };
+export const FORMAT_CODES: Record<OutputFormat | DecodedFormat, number> = { jpeg: 0, png: 1, webp: 2, avif: 3, gif: 4 };
 
 export const FLAG_PROGRESSIVE = 1;
 export const FLAG_MITCHELL = 2;

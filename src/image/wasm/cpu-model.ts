@@ -1,4 +1,4 @@
-import { type ImageHeader, type OutputSpec, isAvif } from '../types';
+import { type ImageHeader, isAvif, isGifHeader, type OutputSpec } from '../types';
 import {
   PROGRESS_ALPHA_PERCENT,
   PROGRESS_DECODED,
@@ -57,6 +57,12 @@ const CPU_TERMS = {
   pngDecodeMsPerMp: 100,
   /** Adam7: seven passes assembled into a frame. */
   interlacedPngExtraMsPerMp: 40,
+  /**
+   * giflib: LZW per pixel of the first frame it decodes (PROGRESS_FRAME_DECODED: every row it reads, each whole), and
+   * the palette lookup per pixel of the screen's rows handed on.
+   */
+  gifLzwMsPerMp: 60,
+  gifRowsMsPerMp: 20,
   /** libwebp's VP8 and VP8L decoders. Measured: 217 ms/MP lossy (2 MP, q90). */
   webpDecodeMsPerMp: 250,
   /**
@@ -114,6 +120,8 @@ const CPU_TERMS = {
   pngInputMsPerMb: 250,
   jpegInputMsPerMb: 5,
   webpLosslessInputMsPerMb: 5,
+  /** GIF: the bytes giflib reads (clear codes make no pixels). */
+  gifInputMsPerMb: 20,
   /** VP8L's Huffman tables, per million symbols and root entries (PROGRESS_HUFFMAN_TABLE). */
   huffmanTableMsPerMillion: 2.5,
 } as const;
@@ -162,14 +170,18 @@ function decodeRowsMs(header: ImageHeader, out: OutputSpec, whole = false): numb
       return mp * CPU_TERMS.webpDecodeMsPerMp;
     case 'avif':
       return (frameUnits(header) / MP) * CPU_TERMS.avifDecodeMsPerMp;
+    case 'gif':
+      return mp * CPU_TERMS.gifRowsMsPerMp + frameDecodeMs(header, 0);
   }
 }
 
 /**
  * The pixels a decoder reports as it decodes into a whole frame (PROGRESS_FRAME_DECODED): an AVIF's every cell,
- * its alpha plane's too, as libaom reads their blocks; the image's for the others.
+ * its alpha plane's too, as libaom reads their blocks; the GIF pixels giflib decodes (its first frame's every line
+ * it reads, whole); the image's for the others.
  */
 function frameUnits(header: ImageHeader): number {
+  if (isGifHeader(header)) return Math.max(1, header.gif.firstDecodedPixels);
   if (!isAvif(header)) return header.width * header.height;
   const { primary, alpha } = header.heif;
   const cells = [...primary.tiles, ...(alpha?.tiles ?? [])];
@@ -178,6 +190,12 @@ function frameUnits(header: ImageHeader): number {
 
 /** Decoders that decode into a whole frame before its rows go on. */
 const decodesFrame = (header: ImageHeader) => (header.format === 'png' && header.interlaced) || (header.format === 'webp' && header.lossless) || header.format === 'avif';
+
+/** The part of a pass's `decode` reported as PROGRESS_FRAME_DECODED: a whole frame's share, or a GIF's LZW. */
+function frameDecodeMs(header: ImageHeader, decode: number): number {
+  if (isGifHeader(header)) return (header.gif.firstDecodedPixels / MP) * CPU_TERMS.gifLzwMsPerMp;
+  return decodesFrame(header) ? decode * FRAME_DECODE_SHARE : 0;
+}
 
 /** The input's bytes as the decoder reads them (once a pass), in model milliseconds a byte: lossy WebP is copied whole, not read as work. */
 function inputMsPerByte(header: ImageHeader): number {
@@ -190,6 +208,8 @@ function inputMsPerByte(header: ImageHeader): number {
       return header.lossless ? CPU_TERMS.webpLosslessInputMsPerMb / MP : 0;
     case 'avif':
       return CPU_TERMS.avifInputMsPerMb / MP;
+    case 'gif':
+      return CPU_TERMS.gifInputMsPerMb / MP;
   }
 }
 
@@ -351,9 +371,8 @@ export function jobWork(header: ImageHeader, out: OutputSpec, plan: EncoderPlan)
   const resized = windowPixels !== content.width * content.height;
   const decodePasses = out.format === 'png' && outPixels > MP ? 2 : 1;
   const resample = resized ? (Math.max(windowPixels, content.width * content.height) / MP) * CPU_TERMS.resampleMsPerMp : 0;
-  const framed = decodesFrame(header);
   const decode = decodeRowsMs(header, out);
-  const frame = framed ? decode * FRAME_DECODE_SHARE : 0;
+  const frame = frameDecodeMs(header, decode);
   const rows = decode - frame + resample;
   const scans = scanMs(header);
   const encode = encodeMs(header, out, plan);
@@ -380,9 +399,8 @@ export function jobWork(header: ImageHeader, out: OutputSpec, plan: EncoderPlan)
 export function attentionWork(header: ImageHeader): JobWork {
   const out = attentionDecode(header);
   const decoded = decodedSize(header, out);
-  const framed = decodesFrame(header);
   const decode = decodeRowsMs(header, out);
-  const frame = framed ? decode * FRAME_DECODE_SHARE : 0;
+  const frame = frameDecodeMs(header, decode);
   const rows = decode - frame + ((decoded.width * decoded.height) / MP) * CPU_TERMS.attentionMsPerMp;
   const scans = scanMs(header);
   return {

@@ -54,6 +54,15 @@ const TERMS = {
   pngChunkCacheBytes: 4 * MiB,
   /** Adam7 PNG is assembled as a whole RGBA8 frame. Measured: 4.1 B/px on 1000x1000 noise, 8 and 16 bits. */
   interlacedPngFrameBytesPerPixel: 4.2,
+  /**
+   * giflib's decoder (its LZW tables and the screen descriptor's copies, about 30 KiB) and a line of the first frame's
+   * indices (at most 65,535); set from giflib's allocations, not measured yet.
+   */
+  gifDecoderBytes: 128 * 1024,
+  /** The GIF decoder's output row, RGBA. */
+  gifRowBytesPerColumn: 4,
+  /** An interlaced GIF frame's indices on the screen are held until its last pass: a byte a pixel. */
+  interlacedGifBytesPerPixel: 1,
   /** libwebp decodes from the whole file, copied in: its size exactly. */
   webpFileBytesPerFileByte: 1,
   /** Lossy WebP streams rows: VP8 caches and our 32-row strip. Measured: 250 B/col on bryce.webp (11158 wide). */
@@ -384,6 +393,8 @@ function decodeBytes(header: ImageHeader, out: OutputSpec): number {
     }
     case 'png':
       return TERMS.pngChunkCacheBytes + header.width * TERMS.pngRowBytesPerColumn + (header.interlaced ? pixels * TERMS.interlacedPngFrameBytesPerPixel : 0);
+    case 'gif':
+      return TERMS.gifDecoderBytes + header.width * TERMS.gifRowBytesPerColumn + (header.interlaced ? pixels * TERMS.interlacedGifBytesPerPixel : 0);
     case 'webp': {
       const file = header.fileBytes * TERMS.webpFileBytesPerFileByte;
       if (header.lossless) return file + pixels * (TERMS.webpLosslessBytesPerPixel + channels(header));
@@ -585,7 +596,7 @@ export function subjectPeakBytes(header: ImageHeader, out: OutputSpec, plan: Enc
 
 /** What the attention job asks of the decoder: a size so small that a JPEG is decoded at 1/8. */
 export function attentionDecode(header: ImageHeader): OutputSpec {
-  return { format: header.format, quality: 100, width: 1, height: 1 };
+  return { format: header.format === 'gif' ? 'png' : header.format, quality: 100, width: 1, height: 1 };
 }
 
 /**

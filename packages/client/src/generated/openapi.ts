@@ -131,6 +131,8 @@ export interface components {
             background?: string;
             /** @description Metadata to keep besides orientation and colour: `copyright` (EXIF Copyright and Artist, IPTC by-line, credit and copyright notice, XMP rights, creators and licences), `creation` (the date taken: EXIF DateTimeOriginal and DateTimeDigitized with their offsets and fractions, XMP and IPTC creation dates), `location` (the EXIF GPS directory, XMP GPS, IPTC and XMP place names; never kept unless asked). Rebuilt into every output format's own place; at most 64 KiB. Default: none. */
             preserve?: ("copyright" | "creation" | "location")[];
+            /** @description false: the first frame of an animated input (GIF), whatever the format, with `X-Compression-Notes: first-frame`. Default true: every frame where the output keeps them (animated WebP, not made yet: such a request is refused 400), the first frame in other formats; with `auto` and WebP not accepted, an animated GIF comes back with its pixels untouched (`original-returned`). */
+            anim?: boolean;
         };
         CompressMultipartRequest: {
             /**
@@ -168,6 +170,11 @@ export interface components {
             background?: string;
             /** @description Comma-separated, of copyright, creation, location. Metadata to keep besides orientation and colour: `copyright` (EXIF Copyright and Artist, IPTC by-line, credit and copyright notice, XMP rights, creators and licences), `creation` (the date taken: EXIF DateTimeOriginal and DateTimeDigitized with their offsets and fractions, XMP and IPTC creation dates), `location` (the EXIF GPS directory, XMP GPS, IPTC and XMP place names; never kept unless asked). Rebuilt into every output format's own place; at most 64 KiB. Default: none. */
             preserve?: string;
+            /**
+             * @description `true` or `false`. false: the first frame of an animated input (GIF), whatever the format, with `X-Compression-Notes: first-frame`. Default true: every frame where the output keeps them (animated WebP, not made yet: such a request is refused 400), the first frame in other formats; with `auto` and WebP not accepted, an animated GIF comes back with its pixels untouched (`original-returned`).
+             * @enum {string}
+             */
+            anim?: "true" | "false";
         };
         DemoMultipartRequest: {
             /**
@@ -237,9 +244,9 @@ export interface components {
         "X-Compressed-Size": number;
         /** @description round(100 × (original − compressed) / original), halves away from zero; negative only when a resize or format change made the output larger. */
         "X-Savings-Percent": number;
-        /** @description Format of the returned image. */
-        "X-Output-Format": "jpeg" | "png" | "webp" | "avif";
-        /** @description What was done, comma-separated, when anything was: `orientation-applied` (the EXIF orientation was applied to the pixels; the output has no orientation tag), `cropped` (part of the image was cut off: `X-Crop` says which window was kept), `resized` (scaled to fit the box of width/height or maxWidth/maxHeight, which refer to the image as displayed), `padded` (`fit=pad` added margins of `background`), `converted` (format change), `alpha-flattened` (transparency composited onto `background`, white by default, for JPEG), `icc-kept` (the colour profile was carried over), `lossless-recoded` (a JPEG comes back with its own DCT coefficients written again, progressive with optimised Huffman tables: the very same pixels in fewer bytes, when re-encoding would not have been smaller or kept every quantisation step of the input), `original-returned` (re-encoding would not have been smaller, nor re-coding: the input comes back with its metadata stripped), `metadata-kept` (metadata `preserve` asked for is in the output), `metadata-truncated` (some of it was dropped: what is kept is capped at 64 KiB, the longest values going first), `format-kept-for-look` (`auto` kept the input's format: an accepted WebP or AVIF could not have the look of the input-format candidate within 2 SSIMULACRA2 points, e.g. a JPEG re-coded losslessly or re-quantised on its own steps). */
+        /** @description Format of the returned image: `gif` only for a GIF returned with its pixels untouched (`original-returned`). */
+        "X-Output-Format": "jpeg" | "png" | "webp" | "avif" | "gif";
+        /** @description What was done, comma-separated, when anything was: `orientation-applied` (the EXIF orientation was applied to the pixels; the output has no orientation tag), `cropped` (part of the image was cut off: `X-Crop` says which window was kept), `resized` (scaled to fit the box of width/height or maxWidth/maxHeight, which refer to the image as displayed), `padded` (`fit=pad` added margins of `background`), `converted` (format change), `alpha-flattened` (transparency composited onto `background`, white by default, for JPEG), `icc-kept` (the colour profile was carried over), `lossless-recoded` (a JPEG comes back with its own DCT coefficients written again, progressive with optimised Huffman tables: the very same pixels in fewer bytes, when re-encoding would not have been smaller or kept every quantisation step of the input), `original-returned` (re-encoding would not have been smaller, nor re-coding: the input comes back with its metadata stripped; an animated GIF asked for with `auto` and WebP not accepted comes back so, its comments and application data other than the loop count stripped), `metadata-kept` (metadata `preserve` asked for is in the output), `metadata-truncated` (some of it was dropped: what is kept is capped at 64 KiB, the longest values going first), `format-kept-for-look` (`auto` kept the input's format: an accepted WebP or AVIF could not have the look of the input-format candidate within 2 SSIMULACRA2 points, e.g. a JPEG re-coded losslessly or re-quantised on its own steps), `first-frame` (an animated input, made of its first frame: the output is not WebP, or `anim=false`). */
         "X-Compression-Notes": string;
         /** @description When the image was cut (`fit` cover, crop or aspect-crop): `left,top,width,height`, the window taken from the source as displayed (after its EXIF rotation), in its pixels, so other renditions can be cut the same way. */
         "X-Crop": string;

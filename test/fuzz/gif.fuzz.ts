@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/errors/api-error';
+import { compressImage } from '../../src/image/pipeline';
+import { call, createKey, fixture, form } from '../helpers/api';
+import { mutate, prng } from '../helpers/crafted';
+import { craftGif, greyPalette, LZW_CLEAR, lzwCodes, tinyFrames } from '../helpers/gif';
+
+const INPUTS = 3_000;
+const API_SAMPLE = 200;
+const SEEDS = ['still.gif', 'interlaced.gif', 'transparent.gif', 'animated.gif'];
+
+/** Crafted lies: sizes past the screen and the file, frames far wider than the screen, clear-code runs, code sizes out of range. */
+function craftedGifs(): Uint8Array[] {
+  return [
+    craftGif({ width: 65535, height: 65535, frames: [{ width: 1, height: 1 }] }),
+    craftGif({ width: 4, height: 4, frames: [{ left: 65000, top: 65000, width: 535, height: 535, indices: new Uint8Array(1) }] }),
+    craftGif({ width: 16, height: 16, frames: [{ width: 65535, height: 40, indices: new Uint8Array(64) }] }),
+    craftGif({ width: 16, height: 16, frames: [{ width: 2000, height: 2000, interlaced: true, indices: new Uint8Array(64) }] }),
+    craftGif({ width: 8, height: 8, palette: greyPalette(2), frames: [{ width: 8, height: 8, indices: new Uint8Array(64).fill(200) }] }),
+    craftGif({ width: 8, height: 8, frames: [{ width: 8, height: 8, transparentIndex: 255 }] }),
+    tinyFrames(100, 100, 10_000),
+    // LZW data of half a million clear codes (9 bits each) before a 1x1 frame's one pixel: work without pixels.
+    craftGif({ width: 1, height: 1, frames: [{ width: 1, height: 1, data: lzwCodes([...new Array<number>(500_000).fill(LZW_CLEAR), 0, 257]) }] }),
+  ];
+}
+
+describe('fuzz: mutated and crafted GIF inputs', () => {
+  it(`decode or a 4xx, never a crash or a 5xx, over ${INPUTS} mutations and the crafted lies`, async () => {
+    const seeds = await Promise.all(SEEDS.map((name) => fixture(`gif/${name}`)));
+    const inputs = [...craftedGifs(), ...Array.from({ length: INPUTS }, (_, n) => mutate(seeds[n % seeds.length]!, n))];
+    const outcomes: Record<string, number> = {};
+    const failures: string[] = [];
+    let slowest = 0;
+    let slowestInput = 0;
+    for (const [n, input] of inputs.entries()) {
+      const random = prng(n + 11);
+      const format = (['png', 'jpeg', 'webp', 'auto'] as const)[Math.floor(random() * 4)]!;
+      const started = performance.now();
+      try {
+        await compressImage(input, { quality: 75, format, acceptsWebp: random() < 0.5, anim: random() < 0.5 });
+        outcomes.ok = (outcomes.ok ?? 0) + 1;
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status >= 500) failures.push(`input ${n}: ${err}`);
+        else outcomes[err.code] = (outcomes[err.code] ?? 0) + 1;
+      }
+      const took = performance.now() - started;
+      if (took > slowest) [slowest, slowestInput] = [took, n];
+    }
+    console.log(`fuzz GIF: ${inputs.length} inputs, outcomes ${JSON.stringify(outcomes)}, slowest ${slowest.toFixed(1)} ms (input ${slowestInput})`);
+    expect(failures).toEqual([]);
+  });
+
+  it(`answers a sample of ${API_SAMPLE} through the API with 200 or a JSON 4xx`, async () => {
+    const seeds = await Promise.all(SEEDS.map((name) => fixture(`gif/${name}`)));
+    const { key } = await createKey('business');
+    const statuses: Record<number, number> = {};
+    for (let n = 0; n < API_SAMPLE; n++) {
+      const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', mutate(seeds[n % seeds.length]!, n * 31 + 7)) });
+      statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+      if (response.status !== 200) expect(((await response.json()) as { error: string }).error).toMatch(/^[a-z_]+$/);
+      else await response.arrayBuffer();
+    }
+    console.log(`fuzz GIF via API: ${JSON.stringify(statuses)}`);
+    expect(Object.keys(statuses).filter((s) => Number(s) >= 500)).toEqual([]);
+  });
+});
