@@ -51,7 +51,7 @@ Key: --key-file, else $SQUEEZE_API_KEY, else $SQUEEZE_API_KEY_FILE, else ~/.conf
 sqz_ and 32 letters, digits, - or _ (anything else is refused before it is sent).
 Endpoint: https, or plain http to a loopback address only. Redirects are not followed: the key and
 the images go to that address only.
-Folders: .jpg .jpeg .png .webp files, recursively; hidden folders, node_modules and our own NAME.min.EXT and
+Folders: .jpg .jpeg .png .webp .avif .gif files, recursively; hidden folders, node_modules and our own NAME.min.EXT and
 NAME.orig.EXT files are skipped. A file named on the command line is always taken.
 
 Exit codes: 0 done (or nothing to do), 1 some files failed, 2 bad usage or configuration (nothing sent),

@@ -30,11 +30,15 @@ export interface Job {
   done: boolean;
 }
 
-const IMAGE_NAME = /\.(jpe?g|png|webp)$/i;
+/** The inputs the API decodes (HEIC is walked but not decoded yet: not taken). */
+const IMAGE_NAME = /\.(jpe?g|png|webp|avif|gif)$/i;
 /** Our own outputs and backups, never taken as inputs when walking a folder. */
-const OWN_FILE = /\.(min|orig)\.(jpe?g|png|webp|avif)$/i;
-const CANONICAL_EXT: Record<ImageFormat, string> = { jpeg: '.jpg', png: '.png', webp: '.webp', avif: '.avif' };
-const EXT_FORMAT: Record<string, ImageFormat> = { '.jpg': 'jpeg', '.jpeg': 'jpeg', '.png': 'png', '.webp': 'webp' };
+const OWN_FILE = /\.(min|orig)\.(jpe?g|png|webp|avif|gif)$/i;
+const CANONICAL_EXT: Record<ImageFormat, string> = { jpeg: '.jpg', png: '.png', webp: '.webp', avif: '.avif', gif: '.gif' };
+const EXT_FORMAT: Record<string, ImageFormat> = { '.jpg': 'jpeg', '.jpeg': 'jpeg', '.png': 'png', '.webp': 'webp', '.avif': 'avif', '.gif': 'gif' };
+
+/** What `auto` answers for inputs it does not write back as themselves (decisions.md, "Inputs phones and web sites produce"). */
+const AUTO_INSTEAD: Partial<Record<ImageFormat, ImageFormat[]>> = { avif: ['jpeg', 'png'], gif: ['png'] };
 
 /** The options that decide an output's bytes, as one string for the manifest. */
 export function optionsKey(args: Args): string {
@@ -85,7 +89,9 @@ function outputName(input: string, inputFormat: ImageFormat, format: ImageFormat
 function possibleFormats(args: Args, inputFormat: ImageFormat): ImageFormat[] {
   if (args.format && args.format !== 'auto') return [args.format];
   const allowed = [...(args.allowWebp ? (['webp'] as const) : []), ...(args.allowAvif ? (['avif'] as const) : [])];
-  return [inputFormat, ...allowed.filter((format) => format !== inputFormat)];
+  // In place, an answer in another format is refused rather than written under the input's name.
+  const instead = args.inPlace ? [] : (AUTO_INSTEAD[inputFormat] ?? []);
+  return [...new Set([inputFormat, ...instead, ...allowed])];
 }
 
 /** The inputs of a run, and the folder their outputs go under: -o DIR, else the inputs' common folder. */

@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiError, fakeApiPerTest, image, jpegBytes, pngBytes, TEST_KEY, until } from '../../client/test/fake-api';
+import { apiError, avifBytes, fakeApiPerTest, image, jpegBytes, pngBytes, TEST_KEY, until } from '../../client/test/fake-api';
 import { files, squeeze, tree } from './run';
 
 /** What the fake API answers by default: a valid (tiny) PNG, so that outputs are images too. */
@@ -112,6 +112,16 @@ describe('outputs', () => {
     const second = await squeeze(['img', '--in-place', '--backup'], { cwd: dir, env });
     expect(second.stderr).toMatch(/0 compressed; 1 skipped/);
     expect(fake.api.requests).toHaveLength(1);
+  });
+
+  it('walks .avif and .gif inputs too (not .heic: the API does not decode it yet), naming outputs by their format', async () => {
+    const gif = new TextEncoder().encode('GIF89a\x01\x00\x01\x00\x00\x00\x00;');
+    dir = await tree({ 'img/a.gif': gif, 'img/b.avif': avifBytes(), 'img/c.heic': avifBytes().fill(0, 8, 12) });
+    fake.api.answer(image({ format: 'gif', bytes: new TextEncoder().encode('GIF89a\x01\x00') }), image({ format: 'jpeg' }));
+    const run = await squeeze(['img', '-o', 'out', '--concurrency', '1'], { cwd: dir, env });
+    expect([run.code, run.stderr]).toEqual([0, expect.stringMatching(/2 compressed/)]);
+    expect(fake.api.requests).toHaveLength(2);
+    expect(await files(join(dir, 'out'))).toEqual(['a.gif', 'b.jpg', 'squeeze-manifest.json']);
   });
 
   it('with --allow-webp, an answer in WebP is written as NAME.min.webp', async () => {

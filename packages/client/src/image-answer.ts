@@ -2,16 +2,7 @@ import { sniffFormat } from './precheck.js';
 import { BodyProblem, readBody } from './read-body.js';
 import type { ImageFormat } from './types.js';
 
-const FORMATS: readonly string[] = ['jpeg', 'png', 'webp', 'avif'] satisfies ImageFormat[];
-
-/** An AVIF (an output only, never an input) by its ftyp box: the avif brand, major or compatible. */
-function isAvif(bytes: Uint8Array): boolean {
-  const ascii = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
-  if (bytes.length < 16 || ascii(4) !== 'ftyp') return false;
-  const size = Math.min(bytes.length, ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0);
-  for (let at = 8; at + 4 <= size; at += at === 8 ? 8 : 4) if (ascii(at) === 'avif') return true;
-  return false;
-}
+const FORMATS: readonly string[] = ['jpeg', 'png', 'webp', 'avif', 'gif'] satisfies ImageFormat[];
 
 /**
  * No answer of the API can be larger: the service makes every image inside one 128 MB Workers isolate.
@@ -48,6 +39,6 @@ export async function readImageAnswer(response: Response): Promise<ImageAnswer> 
   }
   const image = await readBody(response, compressedSize, 'X-Compressed-Size');
   if (image.length !== compressedSize) throw new BodyProblem(`The answer ended after ${image.length} of the ${compressedSize} bytes of X-Compressed-Size.`);
-  if (format === 'avif' ? !isAvif(image) : sniffFormat(image) !== format) throw new BodyProblem(`The answer's bytes are not a ${format.toUpperCase()} image, as X-Output-Format says.`);
+  if (sniffFormat(image) !== format) throw new BodyProblem(`The answer's bytes are not a ${format.toUpperCase()} image, as X-Output-Format says.`);
   return { image, format: format as ImageFormat, originalSize, compressedSize };
 }

@@ -14,11 +14,24 @@ const u32le = (b: Uint8Array, at: number) => (b[at]! | (b[at + 1]! << 8) | (b[at
 /** Chunks walked before giving up looking for an animation marker: the API walks them all anyway. */
 const MAX_CHUNKS = 256;
 
+/** An AVIF by its ftyp box: the avif brand, major or compatible (a HEIC has others, and the API does not decode it yet). */
+function isAvif(head: Uint8Array): boolean {
+  if (head.length < 16 || ascii(head, 4, 4) !== 'ftyp') return false;
+  const size = Math.min(head.length, u32be(head, 0));
+  for (let at = 8; at + 4 <= size; at += at === 8 ? 8 : 4) if (ascii(head, at, 4) === 'avif') return true;
+  return false;
+}
+
+/** How many first bytes sniffFormat needs: an ftyp box's brands. */
+const HEAD_BYTES = 64;
+
 /** The format named by the magic bytes (never the file name), or null for anything else. */
 export function sniffFormat(head: Uint8Array): ImageFormat | null {
   if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpeg';
   if (head.length >= 8 && PNG_SIGNATURE.every((v, i) => head[i] === v)) return 'png';
   if (head.length >= 12 && ascii(head, 0, 4) === 'RIFF' && ascii(head, 8, 4) === 'WEBP') return 'webp';
+  if (head.length >= 6 && (ascii(head, 0, 6) === 'GIF87a' || ascii(head, 0, 6) === 'GIF89a')) return 'gif';
+  if (isAvif(head)) return 'avif';
   return null;
 }
 
@@ -60,14 +73,15 @@ export function tooLargeError(size: number): SqueezeError {
 
 /**
  * The checks the API would make first, made here so that a hopeless input costs no request and no
- * rate-limit slot: a JPEG, PNG or WebP by its magic bytes, within the size limit, and not animated.
+ * rate-limit slot: a JPEG, PNG, WebP, AVIF or GIF by its magic bytes, within the size limit, and not an animated
+ * PNG or WebP (an animated GIF's first frame is made, or every frame refused, by the API).
  * `size` is undefined for a stream, whose size is checked while it is sent.
  */
 export async function precheckImage(read: ReadAt, size: number | undefined): Promise<ImageFormat> {
   if (size === 0) throw refuse('unsupported_image', 'The image is empty.');
   if (size !== undefined && size > MAX_UPLOAD_BYTES) throw tooLargeError(size);
-  const format = sniffFormat(await read(0, 12));
-  if (!format) throw refuse('unsupported_image', 'Not a JPEG, PNG or WebP image (by its first bytes).');
+  const format = sniffFormat(await read(0, HEAD_BYTES));
+  if (!format) throw refuse('unsupported_image', 'Not a JPEG, PNG, WebP, AVIF or GIF image (by its first bytes).');
   if ((format === 'png' && (await isAnimatedPng(read))) || (format === 'webp' && (await isAnimatedWebp(read)))) {
     throw refuse('unsupported_image', `Animated ${format.toUpperCase()} images are not supported; send a still image.`);
   }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { checkImage, MAX_UPLOAD_BYTES, Squeeze, SqueezeError } from '../src/index';
-import { jpegBytes, pngBytes, webpBytes, fakeApiPerTest } from './fake-api';
+import { avifBytes, jpegBytes, pngBytes, webpBytes, fakeApiPerTest } from './fake-api';
+
+const brand = (major: string) => new Uint8Array([0, 0, 0, 20, ...[...`ftyp${major}`].map((c) => c.charCodeAt(0)), 0, 0, 0, 0, ...[...'mif1'].map((c) => c.charCodeAt(0))]);
+const heicBytes = () => brand('heic');
 
 const fake = fakeApiPerTest();
 const client = fake.client;
@@ -13,8 +16,8 @@ async function refusal(input: Parameters<Squeeze['compress']>[0]): Promise<Squee
 
 describe('local pre-checks: a hopeless input costs no request', () => {
   it.each([
-    ['text', new TextEncoder().encode('<html>not an image</html>'), /Not a JPEG, PNG or WebP/],
-    ['a GIF', new TextEncoder().encode('GIF89a\x01\x00\x01\x00'), /Not a JPEG, PNG or WebP/],
+    ['text', new TextEncoder().encode('<html>not an image</html>'), /Not a JPEG, PNG, WebP, AVIF or GIF/],
+    ['a HEIC (walked by the API, not decoded yet)', heicBytes(), /Not a JPEG, PNG, WebP, AVIF or GIF/],
     ['empty bytes', new Uint8Array(0), /empty/],
     ['an animated PNG', pngBytes({ animated: true }), /Animated PNG/],
     ['an animated WebP', webpBytes({ animated: true }), /Animated WEBP/],
@@ -48,9 +51,12 @@ describe('local pre-checks: a hopeless input costs no request', () => {
     expect(sent).toBeLessThan(MAX_UPLOAD_BYTES + 4 * (1 << 20));
   });
 
-  it('takes still images of the three formats, by their bytes', async () => {
+  it('takes JPEG, PNG, WebP, AVIF and GIF (animated too: the API makes its first frame), by their bytes', async () => {
     expect(await checkImage(pngBytes())).toBe('png');
     expect(await checkImage(new Blob([jpegBytes()]))).toBe('jpeg');
     expect(await checkImage(webpBytes())).toBe('webp');
+    expect(await checkImage(avifBytes())).toBe('avif');
+    expect(await checkImage(new TextEncoder().encode('GIF89a\x01\x00\x01\x00'))).toBe('gif');
+    expect(await checkImage(new TextEncoder().encode('GIF87a\x01\x00\x01\x00'))).toBe('gif');
   });
 });
