@@ -34,7 +34,7 @@ export function describeError(status, body, file, demoMaxBytes) {
   if (status === 429 || code === 'rate_limited') {
     return `You have used this hour's demo requests. The next one is allowed ${describeReset(body?.resetAt)}. Get a free API key for 500 compressions a month.`;
   }
-  if (code === 'unsupported_image') return 'This is not a JPEG, PNG or WebP image we can read (animated, damaged or another format). Try another file.';
+  if (code === 'unsupported_image') return 'This is not a JPEG, PNG, WebP or AVIF image (or a GIF) we can read: damaged, a HEIC (not decoded yet) or another format. Try another file.';
   if (body?.message) return `The service could not compress this file: ${body.message}`;
   return `The service answered with status ${status}. Please try again in a moment.`;
 }
