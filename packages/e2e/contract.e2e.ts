@@ -115,7 +115,7 @@ describe('errors from the Worker, as one family, none retried', () => {
 });
 
 describe('the local pre-checks agree with the Worker', () => {
-  it.each(['bad/basic_f20.png', 'bad/two-frames.webp', 'bad/text-named.png', 'bad/html-named.jpg', 'bad/unsupported.gif', 'bad/unsupported.bmp', 'bad/empty.png'])(
+  it.each(['bad/basic_f20.png', 'bad/two-frames.webp', 'bad/text-named.png', 'bad/html-named.jpg', 'bad/unsupported.bmp', 'bad/empty.png'])(
     '%s: refused locally, and by the Worker with the same code',
     async (name) => {
       const bytes = fixture(name);
@@ -128,6 +128,15 @@ describe('the local pre-checks agree with the Worker', () => {
       expect((await response.json()).error).toBe(local.code);
     },
   );
+
+  it('a still GIF (bad/unsupported.gif, refused before GIF input): taken locally, and answered by the Worker', async () => {
+    const bytes = fixture('bad/unsupported.gif');
+    expect(await checkImage(bytes)).toBe('gif');
+    const form = new FormData();
+    form.append('file', new Blob([bytes]), 'x');
+    const response = await fetch(`${inject('baseUrl')}/v1/compress`, { method: 'POST', headers: { 'X-API-Key': createKeyOnce() }, body: form });
+    expect(response.status).toBe(200);
+  });
 });
 
 let sharedKey: string | undefined;
