@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/errors/api-error';
-import { compressImage } from '../../src/image/pipeline';
-import { call, createKey, fixture, form } from '../helpers/api';
+import { fixture } from '../helpers/api';
 import { mutate, prng } from '../helpers/crafted';
+import { compressOutcomes, statusesThroughApi } from '../helpers/fuzz';
 import { craftGif, greyPalette, LZW_CLEAR, lzwCodes, tinyFrames } from '../helpers/gif';
 
 const INPUTS = 3_000;
@@ -28,38 +27,18 @@ describe('fuzz: mutated and crafted GIF inputs', () => {
   it(`decode or a 4xx, never a crash or a 5xx, over ${INPUTS} mutations and the crafted lies`, async () => {
     const seeds = await Promise.all(SEEDS.map((name) => fixture(`gif/${name}`)));
     const inputs = [...craftedGifs(), ...Array.from({ length: INPUTS }, (_, n) => mutate(seeds[n % seeds.length]!, n))];
-    const outcomes: Record<string, number> = {};
-    const failures: string[] = [];
-    let slowest = 0;
-    let slowestInput = 0;
-    for (const [n, input] of inputs.entries()) {
+    const { outcomes, failures, slowestMs, slowestInput } = await compressOutcomes(inputs.length, (n) => inputs[n]!, (n) => {
       const random = prng(n + 11);
       const format = (['png', 'jpeg', 'webp', 'auto'] as const)[Math.floor(random() * 4)]!;
-      const started = performance.now();
-      try {
-        await compressImage(input, { quality: 75, format, acceptsWebp: random() < 0.5, anim: random() < 0.5 });
-        outcomes.ok = (outcomes.ok ?? 0) + 1;
-      } catch (err) {
-        if (!(err instanceof ApiError) || err.status >= 500) failures.push(`input ${n}: ${err}`);
-        else outcomes[err.code] = (outcomes[err.code] ?? 0) + 1;
-      }
-      const took = performance.now() - started;
-      if (took > slowest) [slowest, slowestInput] = [took, n];
-    }
-    console.log(`fuzz GIF: ${inputs.length} inputs, outcomes ${JSON.stringify(outcomes)}, slowest ${slowest.toFixed(1)} ms (input ${slowestInput})`);
+      return { quality: 75, format, acceptsWebp: random() < 0.5, anim: random() < 0.5 };
+    });
+    console.log(`fuzz GIF: ${inputs.length} inputs, outcomes ${JSON.stringify(outcomes)}, slowest ${slowestMs.toFixed(1)} ms (input ${slowestInput})`);
     expect(failures).toEqual([]);
   });
 
   it(`answers a sample of ${API_SAMPLE} through the API with 200 or a JSON 4xx`, async () => {
     const seeds = await Promise.all(SEEDS.map((name) => fixture(`gif/${name}`)));
-    const { key } = await createKey('business');
-    const statuses: Record<number, number> = {};
-    for (let n = 0; n < API_SAMPLE; n++) {
-      const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', mutate(seeds[n % seeds.length]!, n * 31 + 7)) });
-      statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-      if (response.status !== 200) expect(((await response.json()) as { error: string }).error).toMatch(/^[a-z_]+$/);
-      else await response.arrayBuffer();
-    }
+    const statuses = await statusesThroughApi(API_SAMPLE, (n) => mutate(seeds[n % seeds.length]!, n * 31 + 7));
     console.log(`fuzz GIF via API: ${JSON.stringify(statuses)}`);
     expect(Object.keys(statuses).filter((s) => Number(s) >= 500)).toEqual([]);
   });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/errors/api-error';
-import { compressImage } from '../../src/image/pipeline';
-import { call, createKey, fixture, form } from '../helpers/api';
+import { fixture } from '../helpers/api';
 import { mutate, prng } from '../helpers/crafted';
+import { compressOutcomes, statusesThroughApi } from '../helpers/fuzz';
 import { craftedHeifs } from '../helpers/heif-crafted';
 import { readInputHeader } from '../../src/image/header/read-header';
 import { isAvif } from '../../src/image/types';
@@ -48,57 +47,30 @@ function mutateAv1(bytes: Uint8Array, n: number): Uint8Array {
 describe('fuzz: mutated and crafted HEIC and AVIF inputs', () => {
   it(`AVIF whose AV1 data is mutated (${AV1_INPUTS} inputs) decodes or is refused 4xx by the engine, never a crash or a 5xx`, async () => {
     const seeds = await Promise.all(AVIF_SEEDS.map((name) => fixture(`heif/${name}`)));
-    const outcomes: Record<string, number> = {};
-    const failures: string[] = [];
-    let slowest = 0;
-    for (let n = 0; n < AV1_INPUTS; n++) {
-      const started = performance.now();
-      try {
-        await compressImage(mutateAv1(seeds[n % seeds.length]!, n), { quality: 75, format: 'png', acceptsWebp: false });
-        outcomes.ok = (outcomes.ok ?? 0) + 1;
-      } catch (err) {
-        if (!(err instanceof ApiError) || err.status >= 500) failures.push(`input ${n}: ${err}`);
-        else outcomes[err.code] = (outcomes[err.code] ?? 0) + 1;
-      }
-      slowest = Math.max(slowest, performance.now() - started);
-    }
-    console.log(`fuzz AV1 data: ${AV1_INPUTS} inputs, outcomes ${JSON.stringify(outcomes)}, slowest ${slowest.toFixed(1)} ms`);
+    const { outcomes, failures, slowestMs } = await compressOutcomes(
+      AV1_INPUTS,
+      (n) => mutateAv1(seeds[n % seeds.length]!, n),
+      () => ({ quality: 75, format: 'png', acceptsWebp: false }),
+    );
+    console.log(`fuzz AV1 data: ${AV1_INPUTS} inputs, outcomes ${JSON.stringify(outcomes)}, slowest ${slowestMs.toFixed(1)} ms`);
     expect(failures).toEqual([]);
   });
 
   it(`walk to a 4xx, never a crash or a 5xx, over ${INPUTS} mutations and every crafted lie`, async () => {
     const seeds = await Promise.all(SEEDS.map((name) => fixture(`heif/${name}`)));
     const inputs = [...(await craftedHeifs()).map((c) => c.bytes), ...Array.from({ length: INPUTS }, (_, n) => mutateHeif(seeds[n % seeds.length]!, n))];
-    const outcomes: Record<string, number> = {};
-    const failures: string[] = [];
-    let slowest = 0;
-    let slowestInput = 0;
-    for (const [n, input] of inputs.entries()) {
-      const started = performance.now();
-      try {
-        await compressImage(input, { quality: 75, format: 'jpeg', acceptsWebp: false });
-        outcomes.ok = (outcomes.ok ?? 0) + 1;
-      } catch (err) {
-        if (!(err instanceof ApiError) || err.status >= 500) failures.push(`input ${n}: ${err}`);
-        else outcomes[err.code] = (outcomes[err.code] ?? 0) + 1;
-      }
-      const took = performance.now() - started;
-      if (took > slowest) [slowest, slowestInput] = [took, n];
-    }
-    console.log(`fuzz HEIF: ${inputs.length} inputs, outcomes ${JSON.stringify(outcomes)}, slowest ${slowest.toFixed(1)} ms (input ${slowestInput})`);
+    const { outcomes, failures, slowestMs, slowestInput } = await compressOutcomes(
+      inputs.length,
+      (n) => inputs[n]!,
+      () => ({ quality: 75, format: 'jpeg', acceptsWebp: false }),
+    );
+    console.log(`fuzz HEIF: ${inputs.length} inputs, outcomes ${JSON.stringify(outcomes)}, slowest ${slowestMs.toFixed(1)} ms (input ${slowestInput})`);
     expect(failures).toEqual([]);
   });
 
   it(`answers a sample of ${API_SAMPLE} through the API with 200 or a JSON 4xx`, async () => {
     const seeds = await Promise.all(SEEDS.map((name) => fixture(`heif/${name}`)));
-    const { key } = await createKey('business');
-    const statuses: Record<number, number> = {};
-    for (let n = 0; n < API_SAMPLE; n++) {
-      const response = await call('/v1/compress', { method: 'POST', headers: { 'X-API-Key': key }, body: form('file', mutateHeif(seeds[n % seeds.length]!, n * 31 + 7)) });
-      statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-      if (response.status !== 200) expect(((await response.json()) as { error: string }).error).toMatch(/^[a-z_]+$/);
-      else await response.arrayBuffer();
-    }
+    const statuses = await statusesThroughApi(API_SAMPLE, (n) => mutateHeif(seeds[n % seeds.length]!, n * 31 + 7));
     console.log(`fuzz HEIF via API: ${JSON.stringify(statuses)}`);
     expect(Object.keys(statuses).filter((s) => Number(s) >= 500)).toEqual([]);
   });
