@@ -108,7 +108,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const anim = request.anim ?? true;
   if (isGifHeader(header)) refuseGifFrames(header, keepsEveryFrame(request.format, request.acceptsWebp, anim));
   else refuseAnimation(header);
-  // The container whose metadata and profile are read: an AVIF's are its items (avif-source.ts); a GIF has neither (its pixels go on as a PNG's would).
+  // The container whose profile is read: an AVIF's is its colr (avif-source.ts); a GIF has none, nor metadata (its pixels go on as a PNG's would).
   const container = header.format === 'gif' || header.format === 'avif' ? null : header.format;
   const { orientation, ...displayed } = orient(input, header);
   const geometry = planGeometry(displayed, request);
@@ -166,7 +166,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     else cpuMs += cost.cpuMs;
   }
   refuseIncomplete(header);
-  const keptMetadata = request.preserve?.length && container ? await readKeptMetadata(input, container, request.preserve) : null;
+  const keptMetadata = request.preserve?.length && header.format !== 'gif' ? await readKeptMetadata(input, header.format, request.preserve) : null;
 
   // JS buffers the request holds count against the engine's budget until it is answered.
   const releases: Array<() => void> = [];

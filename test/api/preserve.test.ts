@@ -28,7 +28,7 @@ const SIGN: Record<MetadataClass, string[]> = {
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
 /** What every class finds in an output, by the service's reader: the classes that came back. */
-async function classesIn(bytes: Uint8Array, format: 'jpeg' | 'png' | 'webp'): Promise<MetadataClass[]> {
+async function classesIn(bytes: Uint8Array, format: 'jpeg' | 'png' | 'webp' | 'avif'): Promise<MetadataClass[]> {
   const found: MetadataClass[] = [];
   for (const c of ALL) if (await readKeptMetadata(bytes, format, [c])) found.push(c);
   return found;
@@ -96,6 +96,36 @@ describe('preserve: what each output carries', () => {
       }
     });
   }
+
+  it('from an AVIF with an Exif item (its TIFF header at offset 6) and an XMP item, to every format: each class alone, all, none; never the rest', async () => {
+    const input = await fixture('metadata/tagged.avif');
+    for (const to of ['jpeg', 'png', 'webp', 'avif'] as const) {
+      for (const asked of [[], ['copyright'], ['creation'], ['location'], ALL] as MetadataClass[][]) {
+        const response = await compress(form('file', input, { format: to, preserve: asked.join(',') }));
+        expect(response.status).toBe(200);
+        expect(response.headers.get('X-Compression-Notes')!.split(', ').includes('metadata-kept'), `${to} ${asked}`).toBe(asked.length > 0);
+        const { bytes, header } = await responseImage(response);
+        expect(await classesIn(bytes, to), `${to} ${asked}`).toEqual(asked);
+        expect(contains(bytes, utf8('2026:05:04 10:11:12')), `${to} ${asked}`).toBe(asked.includes('creation'));
+        for (const secret of NEVER) expect(contains(bytes, utf8(secret)), `${to} ${asked}: ${secret}`).toBe(false);
+        // Upright by its irot alone: the Exif item's orientation 6 (which avifenc kept) is neither applied again nor written.
+        expect([header.width, header.height]).toEqual([450, 300]);
+        expect(contains(bytes, Uint8Array.of(0x01, 0x12, 0x00, 0x03))).toBe(false);
+      }
+    }
+  });
+
+  it('an AVIF Exif item whose TIFF offset points past it is passed over; its XMP item is still kept', async () => {
+    const input = (await fixture('metadata/tagged.avif')).slice();
+    const at = input.findIndex((_, i) => contains(input.subarray(i, i + 10), hex('00000006457869660000')));
+    input.set(hex('7fffff00'), at);
+    const response = await compress(form('file', input, { format: 'jpeg', preserve: 'creation' }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('X-Compression-Notes')).toContain('metadata-kept');
+    const { bytes } = await responseImage(response);
+    expect(contains(bytes, utf8('2026:05:04 10:11:12'))).toBe(false);
+    expect(contains(bytes, utf8('2026-05-04T10:11:12+02:00'))).toBe(true);
+  });
 
   it('IPTC goes into JPEG as IPTC, and into PNG and WebP as XMP where the XMP lacks it', async () => {
     const input = await fixture('metadata/tagged.jpg');

@@ -1,4 +1,4 @@
-import { boxes, metaBox, readMeta } from './bmff';
+import { boxes, metaBox, readMeta, XMP_CONTENT_TYPE } from './bmff';
 import { asciiBytes, concat, u16be } from './bytes';
 import type { MetadataBlocks } from './metadata-blocks';
 
@@ -9,8 +9,6 @@ import type { MetadataBlocks } from './metadata-blocks';
  * item of type application/rdf+xml, each linked to the image it describes by a 'cdsc' reference. Their bytes
  * go into a second mdat at the end; the meta box grows, so every offset iloc had moves by as much.
  */
-
-const XMP_CONTENT_TYPE = 'application/rdf+xml';
 
 function box(type: string, ...parts: Uint8Array[]): Uint8Array {
   const body = concat(parts);

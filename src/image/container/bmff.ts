@@ -1,6 +1,6 @@
 import type { Extent } from '../types';
 import type { ApiError } from '../../errors/api-error';
-import { ascii, u16be, u32be, unsupported } from './bytes';
+import { ascii, concat, u16be, u32be, unsupported } from './bytes';
 
 /**
  * The one reader of ISO-BMFF boxes (ISO/IEC 14496-12) and of the HEIF meta box (ISO/IEC 23008-12) they carry,
@@ -140,11 +140,16 @@ export class Cursor {
   }
 }
 
+/** The content type of a `mime` item holding XMP (ISO/IEC 23008-12 A.2.2). */
+export const XMP_CONTENT_TYPE = 'application/rdf+xml';
+
 /** An item of iinf: infe versions 2 and 3 give its type; older ones have none (an empty type: no image). */
 export interface Item {
   id: number;
   type: string;
   hidden: boolean;
+  /** A `mime` item's content type (XMP_CONTENT_TYPE for XMP). */
+  contentType?: string;
 }
 
 /**
@@ -252,7 +257,12 @@ function readItems(bytes: Uint8Array, iinf: Box): Map<number, Item> {
     e.u16();
     const type = version >= 2 ? e.fourcc() : '';
     if (items.has(id)) throw corrupt(`item ${id} is listed twice`);
-    items.set(id, { id, type, hidden: (flags & 1) !== 0 });
+    const item: Item = { id, type, hidden: (flags & 1) !== 0 };
+    if (type === 'mime') {
+      e.string(); // item_name
+      item.contentType = e.string();
+    }
+    items.set(id, item);
   }
   return items;
 }
@@ -370,4 +380,21 @@ export function fileExtents(meta: HeifMeta, id: number, fileLength: number): { e
     return { offset, length };
   });
   return { extents, past };
+}
+
+/**
+ * An item's bytes, its extents joined; null when it has none, or they run past the file or add up to more than `max` (what a reader
+ * of that item would never use), so a crafted length costs nothing.
+ */
+export function itemBytes(bytes: Uint8Array, meta: HeifMeta, id: number, max: number): Uint8Array | null {
+  if (!meta.locations.get(id)?.extents.length) return null;
+  const { extents, past } = fileExtents(meta, id, bytes.length);
+  const total = extents.reduce((sum, e) => sum + e.length, 0);
+  if (past || total > max) return null;
+  return concat(extents.map(({ offset, length }) => bytes.subarray(offset, offset + length)));
+}
+
+/** The items that describe the primary image (`cdsc` references to it): its Exif and XMP, in the order iref lists them. */
+export function describing(meta: HeifMeta): Item[] {
+  return meta.references.filter((r) => r.type === 'cdsc' && r.to.includes(meta.primary)).map((r) => meta.items.get(r.from)!);
 }

@@ -1,5 +1,6 @@
 import type { ImageFormat } from '../types';
 import { asciiBytes, concat, startsWith, u16be, u16le, u32be, u32le } from './bytes';
+import { describing, type HeifMeta, itemBytes } from './bmff';
 import { APP1, type JpegSegment, parseJpeg } from './jpeg-segments';
 import { type PngChunk, parsePng } from './png-chunks';
 import { type RiffChunk, parseWebp } from './webp-chunks';
@@ -179,6 +180,21 @@ export function pngExif(chunks: readonly PngChunk[]): Uint8Array | undefined {
 export function webpExif(chunks: readonly RiffChunk[]): Uint8Array | undefined {
   if (chunks[0]?.fourcc !== 'VP8X') return undefined;
   return chunks.find((c) => c.fourcc === 'EXIF')?.data;
+}
+
+/** The most bytes of an Exif item read: JPEG's APP1 holds under 64 KiB, and only a few entries are kept. */
+const MAX_HEIF_EXIF_BYTES = 1_048_576;
+
+/**
+ * The TIFF data of the Exif item describing a HEIF/AVIF's primary image (ISO/IEC 23008-12 A.2.1: a `cdsc` reference
+ * to it; the item starts with the offset of the TIFF header after its first 4 bytes, 6 when `Exif\0\0` precedes it).
+ */
+export function heifExif(bytes: Uint8Array, meta: HeifMeta): Uint8Array | undefined {
+  const id = describing(meta).find((item) => item.type === 'Exif')?.id;
+  const data = id === undefined ? null : itemBytes(bytes, meta, id, MAX_HEIF_EXIF_BYTES);
+  if (!data || data.length < 4) return undefined;
+  const offset = u32be(data, 0);
+  return offset <= data.length - 4 ? data.subarray(4 + offset) : undefined;
 }
 
 /** The EXIF orientation of an image (1 to 8), 1 when it has none. Throws unsupported_image on a bad container. */

@@ -1,6 +1,7 @@
-import type { ImageFormat } from '../types';
+import type { HeifFormat, ImageFormat } from '../types';
+import { describing, itemBytes, metaBox, readMeta, XMP_CONTENT_TYPE } from './bmff';
 import { asciiBytes, startsWith } from './bytes';
-import { type ExifIfds, jpegExif, pngExif, webpExif } from './exif';
+import { type ExifIfds, heifExif, jpegExif, pngExif, webpExif } from './exif';
 import { type IimDataset, irbIptc, jpegIrb, readIim } from './iptc';
 import { type Classes, iimAsXmp, keptExif, keptIim, keptXmp } from './metadata-classes';
 import { APP1, parseJpeg } from './jpeg-segments';
@@ -27,10 +28,10 @@ const MAX_XMP_BYTES = 1_048_576;
 
 /**
  * The asked classes of an image's metadata: JPEG APP1 Exif and XMP and APP13 IPTC, PNG eXIf and XMP text
- * (iTXt, zTXt or tEXt), WebP EXIF and XMP chunks. Unreadable blocks are passed over; null when nothing is
- * kept. Throws unsupported_image only on a malformed container.
+ * (iTXt, zTXt or tEXt), WebP EXIF and XMP chunks, a HEIF/AVIF's Exif and XMP (mime) items. Unreadable blocks are
+ * passed over; null when nothing is kept. Throws unsupported_image only on a malformed container.
  */
-export async function readKeptMetadata(bytes: Uint8Array, format: ImageFormat, classes: Classes): Promise<KeptMetadata | null> {
+export async function readKeptMetadata(bytes: Uint8Array, format: ImageFormat | HeifFormat, classes: Classes): Promise<KeptMetadata | null> {
   if (!classes.length) return null;
   const { exif, xmp, irb } = await metadataBlocks(bytes, format);
   const text = xmp && xmpText(xmp);
@@ -47,7 +48,12 @@ export async function readKeptMetadata(bytes: Uint8Array, format: ImageFormat, c
   return ifd0.length + sub.length + gps.length + kept.xmp.length + kept.iim.length ? kept : null;
 }
 
-async function metadataBlocks(bytes: Uint8Array, format: ImageFormat): Promise<{ exif?: Uint8Array; xmp?: Uint8Array; irb?: Uint8Array }> {
+async function metadataBlocks(bytes: Uint8Array, format: ImageFormat | HeifFormat): Promise<{ exif?: Uint8Array; xmp?: Uint8Array; irb?: Uint8Array }> {
+  if (format === 'avif' || format === 'heic') {
+    const meta = readMeta(bytes, metaBox(bytes));
+    const xmp = describing(meta).find((item) => item.type === 'mime' && item.contentType === XMP_CONTENT_TYPE);
+    return { exif: heifExif(bytes, meta), xmp: (xmp && itemBytes(bytes, meta, xmp.id, MAX_XMP_BYTES)) ?? undefined };
+  }
   if (format === 'jpeg') {
     const { segments } = parseJpeg(bytes);
     const xmp = segments.find((s) => s.marker === APP1 && startsWith(s.data, XMP_ID))?.data.subarray(XMP_ID.length);

@@ -23,7 +23,7 @@ const NEAR_GAMMA_22 = new Set([1, 4, 6, 13, 14, 15]);
  * What an AVIF input brings beside its pixels. Its colour profile is its colr prof, else one made for colr nclx's
  * primaries when they are not sRGB's (Display P3, BT.2020...) and its transfer is near a 2.2 power, as a PNG's
  * cHRM is turned into one (container/chrm-profile.ts: a 2.2 curve), so that wide-gamut colours survive re-encoding.
- * Its Exif and XMP items are not read: `preserve` keeps nothing of an AVIF.
+ * Its Exif and XMP items are `preserve`'s (container/read-metadata.ts).
  */
 export function avifProfile(header: AvifHeader): Uint8Array | null {
   const { icc, nclx } = header.heif.colour;
