@@ -51,6 +51,8 @@ encoder *jpegli_encoder_new(int width, int height, int channels, const encode_op
 encoder *jpeg_encoder_new(int width, int height, int channels, const encode_options *opt);
 encoder *webp_encoder_new(int width, int height, int channels, const encode_options *opt);
 encoder *avif_encoder_new(int width, int height, int channels, const encode_options *opt);
+/* raw-encode.c: the rows as 8-bit RGB, for the engine's own comparisons (FORMAT_RAW). */
+encoder *raw_encoder_new(int width, int height, int channels);
 /* How the PNG encoder deflates: zlib strategy and libspng filter choice. Which is smallest
  * depends on the image, so the engine counts several on small images (count != NULL: the
  * encoder writes nothing and adds the bytes it would write to *count). NULL params: level 9

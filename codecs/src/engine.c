@@ -21,7 +21,8 @@
 
 /* Must match src/image/wasm/abi.ts. */
 /* AVIF input: avif-decode.c's framing. GIF: input only (no GIF encoder: decisions.md, "Inputs phones and web sites produce"). */
-enum format { FORMAT_JPEG = 0, FORMAT_PNG = 1, FORMAT_WEBP = 2, FORMAT_AVIF = 3, FORMAT_GIF = 4 };
+/* RAW: output only, 8-bit RGB rows (raw-encode.c), never an answer's format. */
+enum format { FORMAT_JPEG = 0, FORMAT_PNG = 1, FORMAT_WEBP = 2, FORMAT_AVIF = 3, FORMAT_GIF = 4, FORMAT_RAW = 5 };
 enum flags {
   FLAG_PROGRESSIVE = 1, /* JPEG output: jpegli's progressive scans */
   FLAG_MITCHELL = 2,    /* resample with Mitchell instead of Lanczos3 */
@@ -215,6 +216,7 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
         break;
       case FORMAT_WEBP: j->encoder = webp_encoder_new(shown_w, shown_h, out_channels, &j->options); break;
       case FORMAT_AVIF: j->encoder = avif_encoder_new(shown_w, shown_h, out_channels, &j->options); break;
+      case FORMAT_RAW: j->encoder = raw_encoder_new(shown_w, shown_h, out_channels); break;
       default:
         j->encoder = png_encoder_new(shown_w, shown_h, j->quantizer ? 4 : out_channels, j->stats_for_png, j->png_params, j->png_count);
     }

@@ -31,6 +31,13 @@ export interface ImageEngine {
   /** transcodeToSubject's peak memory and CPU milliseconds, from the header alone: the whole of it. */
   estimateSubject(header: ImageHeader, out: OutputSpec): { peakBytes: number; cpuMs: number };
   /**
+   * The pixels of `window` (stored pixels, as stored) decoded from `input` as 8-bit RGB, alpha over white: what auto's
+   * measured look compares (steps/one-look.ts). Throws as transcode does.
+   */
+  decodeWindow(input: Uint8Array, header: ImageHeader, window: Box, limits?: { cpuBudgetMs?: number }): Promise<Uint8Array>;
+  /** decodeWindow's peak memory (its output held as well) and CPU milliseconds, from the header alone. */
+  estimateWindow(header: ImageHeader, window: Box): { peakBytes: number; cpuMs: number };
+  /**
    * Counts `bytes` of JS buffers the request holds (an earlier candidate's output, a copy made to
    * carry a profile) against the engine's budget until the returned function is called.
    */

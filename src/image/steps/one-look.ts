@@ -1,5 +1,5 @@
 import { along } from '../quality-scale';
-import type { ImageHeader, OutputSpec } from '../types';
+import type { Box, ImageHeader, OutputSpec } from '../types';
 
 type Points = ReadonlyArray<readonly [number, number]>;
 
@@ -68,6 +68,18 @@ const PNG_PHOTO_BITS_PER_PIXEL = 6;
 
 /** The largest encoder quality a look may ask: beyond it the bytes grow faster than any format can win them back. */
 const MAX_QUALITY = 99;
+
+/**
+ * The side of the window whose look is measured, at full resolution (blocking and ringing vanish in a downscale): 512
+ * pixels, about a quarter of a 1 MP photo, where the subject most often is (its centre).
+ */
+const LOOK_SIDE = 512;
+
+/** The window of the stored image auto's candidates are to be compared on (bench/look-calibrate.mjs for now). */
+export function lookWindow(header: ImageHeader): Box {
+  const width = Math.min(header.width, LOOK_SIDE), height = Math.min(header.height, LOOK_SIDE);
+  return { left: (header.width - width) >> 1, top: (header.height - height) >> 1, width, height };
+}
 
 /** Kept as stored: an input out at its own size and orientation, so our encoder of its format re-codes its own blocks. */
 const asStored = (header: ImageHeader, out: OutputSpec) => out.width === header.width && out.height === header.height && (out.orientation ?? 1) === 1;

@@ -2,6 +2,8 @@ import type { DecodedFormat, OutputFormat } from '../types';
 
 /** Format codes and flags of `transcode` in codecs/src/engine.c. */
 export const FORMAT_CODES: Record<OutputFormat | DecodedFormat, number> = { jpeg: 0, png: 1, webp: 2, avif: 3, gif: 4 };
+/** `transcode`'s internal output: the rows as 8-bit RGB (codecs/src/raw-encode.c), never an answer's format. */
+export const FORMAT_RAW = 5;
 
 export const FLAG_PROGRESSIVE = 1;
 export const FLAG_MITCHELL = 2;

@@ -414,6 +414,23 @@ export function attentionWork(header: ImageHeader): JobWork {
   };
 }
 
+/** auto's measured look (steps/one-look.ts): the window of `out` decoded to RGB rows (FORMAT_RAW), nothing encoded. */
+export function windowWork(header: ImageHeader, out: OutputSpec): JobWork {
+  const delivered = deliveredSize(header, out);
+  const decode = decodeRowsMs(header, out);
+  const frame = frameDecodeMs(header, decode);
+  const scans = scanMs(header);
+  return {
+    ms: decode + scans + readingMs(header),
+    msPerUnit: {
+      ...readingMsPerUnit(header),
+      [PROGRESS_FRAME_DECODED]: frame / frameUnits(header),
+      [PROGRESS_DECODED]: (decode - frame) / (delivered.width * delivered.height),
+      [PROGRESS_SCANNED]: scans / Math.max(1, header.scanBlocks),
+    },
+  };
+}
+
 /**
  * gravity=auto in the transcode (codecs/src/engine.c attend_in_job): the job's work, its decoding of the window's rows
  * replaced by the whole image's (kept and scored at the attention's scale); the kept image's window replayed is

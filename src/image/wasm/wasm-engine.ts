@@ -21,13 +21,14 @@ import {
   FLAG_PROGRESSIVE,
   FLAG_WEBP_LOW_MEMORY,
   FORMAT_CODES,
+  FORMAT_RAW,
   ORIENTATION_SHIFT,
   type EngineExports,
 } from './abi';
 import { avifApertureOffset, avifInput, avifStoredSize } from './avif-input';
 import { AVIF_TUNE, AVIF_YUV444, planAvif } from './avif-plan';
 import { EngineMemory } from './engine-memory';
-import { type JobWork, attentionWork, estimateCpuMs, jobWork, subjectInJobWork } from './cpu-model';
+import { type JobWork, attentionWork, estimateCpuMs, jobWork, subjectInJobWork, windowWork } from './cpu-model';
 import { EngineFailure, HostIo } from './host-io';
 import { JobWatch } from './job-watch';
 import { promising } from './jspi';
@@ -128,6 +129,10 @@ export interface WasmEngineOptions {
 export const SILENCE_MS = 5000;
 
 class EngineStalled extends Error {}
+
+/** A window decoded as it is stored, priced as a lossless PNG of it (the raw rows are no more than its worst). */
+const windowSpec = (window: Box): OutputSpec => ({ format: 'png', quality: 100, width: window.width, height: window.height, window });
+const rawBytes = (window: Box) => window.width * window.height * 3;
 
 /** The job's result, or EngineStalled once it has been silent (no hand-back begun or ended) for silenceMs. */
 function watchdog<T>(io: HostIo, silenceMs: number, job: Promise<T>): Promise<T> {
@@ -262,6 +267,8 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       flags?: number;
       /** Reads what the module left of the job once it has succeeded. */
       done?: (exports: EngineExports) => void;
+      /** The most it writes, when it is not out's encoding (a raw window). */
+      outputBytes?: number;
     } = {},
   ): Promise<Uint8Array> {
     started++;
@@ -287,7 +294,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
     };
     watching = watch;
     const stored = decodedPicture(header);
-    io.start(isAvif(header) ? avifInput(input, header) : input, plannedOutputBytes(header, out, chosen), watch, profile);
+    io.start(isAvif(header) ? avifInput(input, header) : input, job.outputBytes ?? plannedOutputBytes(header, out, chosen), watch, profile);
     try {
       let quality = out.format === 'jpeg' && chosen.jpeg === 'baseline' && !out.recode ? libjpegTurboQuality(out.quality) : out.quality;
       if (out.format === 'avif') {
@@ -343,6 +350,20 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       const cpuMs = inJob ? Math.ceil(subjectInJobWork(header, out, chosen).ms) : Math.ceil(attentionWork(header).ms) + estimateCpuMs(header, out, chosen);
       return { peakBytes: subjectPeakBytes(header, out, chosen), cpuMs };
     },
+
+    estimateWindow: (header, window) => {
+      const out = windowSpec(window);
+      return { peakBytes: estimatePeakBytes(header, out, plan(header, out)) + rawBytes(window), cpuMs: Math.ceil(windowWork(header, out).ms) };
+    },
+    decodeWindow: (input, header, window, limits = {}) =>
+      turns.run(() => {
+        const stored = decodedPicture(header);
+        return run(input, header, windowSpec(window), limits.cpuBudgetMs ?? PAID_CPU_BUDGET_MS, undefined, {
+          work: windowWork(header, windowSpec(window)),
+          outputBytes: rawBytes(window),
+          call: ({ transcode }) => transcode(FORMAT_CODES[header.format], FORMAT_RAW, 100, window.width, window.height, 0, stored.width, stored.height),
+        });
+      }),
 
     holdJs: (bytes) => memory.holdJs(bytes),
 
