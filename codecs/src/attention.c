@@ -158,9 +158,10 @@ static int best_start(const double *sums, int cells, int span) {
   for (int start = 0; start + span <= cells; start++) {
     if (start > 0) window += sums[start + span - 1] - sums[start - 1];
     double off = abs(start - centre);
-    /* A hair's preference for the centre decides between equal windows. */
+    /* A hair's preference for the centre decides between equal windows; windows of no detail at all (a flat
+     * picture) score 0 whatever it is, so between those the nearer to the centre wins outright. */
     double score = window * (1.0 - 1e-6 * off);
-    if (score > best_score) best_score = score, best = start;
+    if (score > best_score || (score == best_score && off < abs(best - centre))) best_score = score, best = start;
   }
   return best;
 }

@@ -309,6 +309,16 @@ describe('POST /v1/compress: gravity=auto', () => {
     for (const n of [2, 3, 4, 5, 6, 7, 8]) expect(Math.abs((await leftOf(`Landscape_${n}`)) - upright), `Landscape_${n}`).toBeLessThanOrEqual(20);
   });
 
+  it('cuts a picture with nothing in it at its centre, as gravity=center does', async () => {
+    for (const [width, height, box, crop] of [[600, 400, ['200', '400'], '200,0,200,400'], [400, 600, ['400', '200'], '0,200,400,200']] as const) {
+      const flat = pixelPng(width, height, 3, () => [128, 128, 128]);
+      const response = await compress(flat, { width: box[0], height: box[1], fit: 'cover', gravity: 'auto', format: 'png' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('X-Crop'), `${width}x${height}`).toBe(crop);
+      await response.arrayBuffer();
+    }
+  });
+
   it('has no effect where nothing is cut', async () => {
     const response = await compress(LARGE, { width: '300', height: '300', fit: 'pad', gravity: 'auto', format: 'png', background: '#000' });
     expect(response.headers.get('X-Crop')).toBeNull();
