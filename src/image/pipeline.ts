@@ -226,7 +226,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
       const recode = recoding && (() => (recoded ??= attempt(recoding!)));
       const first = await preferRecoding(header, await encode(primary!, smartCrop), recode);
       const kept =
-        header.format === 'avif' ? avifNeverLarger(input, first, changeAsked) : await neverLarger(input, header.format, first, changeAsked, async () => recode?.(), keptMetadata);
+        header.format === 'avif' ? avifNeverLarger(input, first, changeAsked, keptMetadata) : await neverLarger(input, header.format, first, changeAsked, async () => recode?.(), keptMetadata);
       const others: Candidate[] = [];
       // Kept pixel for pixel (re-coded, or the original): no lossy candidate has that look.
       if (alternatives.length && keepsEveryPixel(kept)) {

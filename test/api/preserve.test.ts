@@ -8,6 +8,7 @@ import { responseImage } from '../helpers/images';
 import { pixelPng } from '../helpers/png';
 import { cat, contains, hex, pngChunk, pngChunks, text, withChunks } from '../container/synth';
 import { keptExif } from '../../src/image/container/metadata-classes';
+import { stripAvifMetadata } from '../../src/image/container/avif-items';
 
 /**
  * `preserve` (decisions.md, "Metadata the owner keeps"). The fixtures carry every class and tags no class keeps
@@ -167,6 +168,24 @@ describe('preserve: what each output carries', () => {
     expect(contains(bytes, utf8('© 2026 Ana Fotógrafa'))).toBe(true);
   });
 
+  it('on never-larger, an AVIF comes back with its pixels untouched, its Exif and XMP items stripped, or kept as asked', async () => {
+    const input = await fixture('metadata/tagged.avif');
+    const reference = await avifPixels(input);
+    for (const asked of [[], ['copyright']] as MetadataClass[][]) {
+      // Our AVIF at 100 of this avifenc file (quantiser 30 to 40) is larger than it: the original goes back.
+      const response = await compress(form('file', input, { format: 'avif', quality: '100', preserve: asked.join(',') }));
+      expect(response.status).toBe(200);
+      expect(response.headers.get('X-Compression-Notes'), `${asked}`).toBe(asked.length ? 'original-returned, metadata-kept' : 'original-returned');
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      expect(bytes.length).toBeLessThan(input.length);
+      expect((await avifPixels(bytes)).data).toEqual(reference.data);
+      expect(avifLayout(bytes)).toEqual(avifLayout(input));
+      expect(avifMetadataItems(bytes).map((i) => i.type), `${asked}`).toEqual(asked.length ? ['Exif', 'mime'] : []);
+      expect(await classesIn(bytes, 'avif'), `${asked}`).toEqual(asked);
+      for (const secret of [...NEVER, 'Paris']) expect(contains(bytes, utf8(secret)), `${asked}: ${secret}`).toBe(false);
+    }
+  });
+
   it('on never-larger, a JPEG turned by its EXIF keeps its orientation beside what is asked', async () => {
     const input = await fixture('metadata/small-tagged-6.jpg');
     const response = await compress(form('file', input, { quality: '100', preserve: 'creation' }));
@@ -194,6 +213,11 @@ describe('preserve: what each output carries', () => {
       const items = avifMetadataItems(bytes);
       expect(items.map((i) => [i.type, i.contentType])).toEqual([['Exif', undefined], ['mime', 'application/rdf+xml']]);
       expect(avifMetadataItems(plain)).toEqual([]);
+      // never-larger's strip takes the items out again: the engine's own file, byte for byte where it has one picture item.
+      const again = stripAvifMetadata(bytes)!;
+      if (width < 1000) expect(again).toEqual(plain);
+      // A grid's data is copied in iloc's order, which is not the order the engine lays it out in.
+      else expect([again.length, avifLayout(again), (await avifPixels(again)).data]).toEqual([plain.length, avifLayout(plain), (await avifPixels(plain)).data]);
       // The Exif item: the offset of its TIFF header (0), then the TIFF with the asked entries.
       const [exifItem, xmpItem] = items;
       expect([...exifItem!.data.subarray(0, 6)]).toEqual([0, 0, 0, 0, 0x4d, 0x4d]);

@@ -1,5 +1,5 @@
-import { boxes, metaBox, readMeta, XMP_CONTENT_TYPE } from './bmff';
-import { asciiBytes, concat, u16be } from './bytes';
+import { boxes, Cursor, fileExtents, metaBox, readMeta, XMP_CONTENT_TYPE } from './bmff';
+import { asciiBytes, concat, u16be, u32be } from './bytes';
 import type { MetadataBlocks } from './metadata-blocks';
 
 /**
@@ -86,4 +86,82 @@ export function insertAvifMetadata(bytes: Uint8Array, blocks: MetadataBlocks): {
   const newMeta = buildMeta(buildIloc(shift, dataAt));
   const out = concat([bytes.subarray(0, meta.start), newMeta, bytes.subarray(meta.end), box('mdat', ...payloads.map((p) => p.data))]);
   return { bytes: out, written: true };
+}
+
+/** Items that carry metadata rather than pictures: what never-larger strips. */
+const METADATA_ITEMS = new Set(['Exif', 'mime']);
+
+/**
+ * Never-larger's container edit for an AVIF input: the file with its Exif and XMP (mime) items and every box outside
+ * ftyp, meta and the items' data gone, the picture items' bytes copied as they are into one mdat, laid out as the
+ * engine writes its own (iloc version 0, 4-byte offsets and lengths) so that insertAvifMetadata can then add what
+ * `preserve` keeps. Null where that layout cannot say it: items in idat, ids past 16 bits, properties given to a
+ * metadata item (ipma naming it), a version 1 iref, data past 4 GiB (the original is then not returned; the candidate is).
+ */
+export function stripAvifMetadata(bytes: Uint8Array): Uint8Array | null {
+  const top = boxes(bytes, 0, bytes.length, 'the file');
+  const meta = metaBox(bytes);
+  const parsed = readMeta(bytes, meta);
+  const removed = new Set([...parsed.items.values()].filter((item) => METADATA_ITEMS.has(item.type)).map((item) => item.id));
+  const children = boxes(bytes, meta.body + 4, meta.end, 'meta');
+  const iref = children.find((b) => b.type === 'iref');
+  const located = [...parsed.locations.values()].filter((l) => !removed.has(l.id));
+  if (
+    top[0]?.type !== 'ftyp' ||
+    located.some((l) => l.method !== 0) ||
+    Math.max(0, ...parsed.items.keys()) > 0xffff ||
+    [...removed].some((id) => parsed.properties.has(id)) ||
+    (iref && bytes[iref.body] !== 0)
+  )
+    return null;
+  const data = located.map((l) => ({ id: l.id, extents: fileExtents(parsed, l.id, bytes.length) }));
+  if (data.some((d) => d.extents.past)) return null;
+  const infes = children.find((b) => b.type === 'iinf')!;
+  const iinf = Cursor.of(bytes, infes);
+  const iinfVersion = iinf.fullBox().version;
+  iinf.uint(iinfVersion === 0 ? 2 : 4);
+  const kept = boxes(bytes, iinf.at, infes.end, 'iinf').filter((infe) => {
+    const id = bytes[infe.body] === 3 ? u32be(bytes, infe.body + 4) : u16be(bytes, infe.body + 4);
+    return !removed.has(id);
+  });
+  const newIinf = fullBox('iinf', u16(kept.length), ...kept.map((b) => bytes.subarray(b.start, b.end)));
+  const references = iref
+    ? boxes(bytes, iref.body + 4, iref.end, 'iref').flatMap((ref) => {
+        const from = u16be(bytes, ref.body);
+        const to = Array.from({ length: u16be(bytes, ref.body + 2) }, (_, i) => u16be(bytes, ref.body + 4 + 2 * i)).filter((id) => !removed.has(id));
+        return removed.has(from) || !to.length ? [] : [box(ref.type, u16(from), u16(to.length), ...to.map(u16))];
+      })
+    : [];
+  const buildIloc = (dataAt: number) => {
+    let at = dataAt;
+    const entries = data.map(({ id, extents }) =>
+      concat([
+        u16(id),
+        u16(0),
+        u16(extents.extents.length),
+        ...extents.extents.flatMap(({ length }) => {
+          const entry = [u32(at), u32(length)];
+          at += length;
+          return entry;
+        }),
+      ]),
+    );
+    return { iloc: fullBox('iloc', Uint8Array.of(0x44, 0), u16(entries.length), ...entries), end: at };
+  };
+  const buildMeta = (iloc: Uint8Array) =>
+    fullBox(
+      'meta',
+      ...children.flatMap((c) => {
+        if (c.type === 'iloc') return [iloc];
+        if (c.type === 'iinf') return [newIinf];
+        if (c.type === 'iref') return references.length ? [fullBox('iref', ...references)] : [];
+        return [bytes.subarray(c.start, c.end)];
+      }),
+    );
+  const ftyp = bytes.subarray(top[0].start, top[0].end);
+  const dataAt = ftyp.length + buildMeta(buildIloc(0).iloc).length + 8;
+  const { iloc, end } = buildIloc(dataAt);
+  if (end > 0xffffffff) return null;
+  const payload = data.flatMap(({ extents }) => extents.extents.map(({ offset, length }) => bytes.subarray(offset, offset + length)));
+  return concat([ftyp, buildMeta(iloc), box('mdat', ...payload)]);
 }

@@ -1,4 +1,7 @@
+import { insertAvifMetadata, stripAvifMetadata } from '../container/avif-items';
 import { metaBox, readMeta } from '../container/bmff';
+import { metadataBlocks } from '../container/metadata-blocks';
+import type { KeptMetadata } from '../container/read-metadata';
 import { chrmProfile } from '../container/chrm-profile';
 import type { neverLarger } from './never-larger';
 import type { AvifHeader } from '../types';
@@ -35,17 +38,28 @@ export function avifProfile(header: AvifHeader): Uint8Array | null {
   return chrmProfile(new Uint8Array(chrm.buffer));
 }
 
-/** Exif and XMP (mime) items: what never-larger would have to strip from the original. */
+/**
+ * never-larger for an AVIF input: the original goes back stripped of its Exif and XMP items (container/avif-items.ts),
+ * with what `preserve` keeps written back as the normal path writes it, or without it where that would not be smaller
+ * than the input; where the strip cannot be done, only an original with no such item goes back as it is.
+ */
+export function avifNeverLarger<C extends { bytes: Uint8Array }>(
+  input: Uint8Array,
+  encoded: C,
+  changeAsked: boolean,
+  kept: KeptMetadata | null,
+): Awaited<ReturnType<typeof neverLarger<C>>> {
+  if (changeAsked || encoded.bytes.length < input.length) return { candidate: encoded };
+  const stripped = stripAvifMetadata(input) ?? (carriesMetadata(input) ? null : input);
+  if (!stripped) return { candidate: encoded };
+  const blocks = metadataBlocks(kept, 'avif');
+  const withKept = insertAvifMetadata(stripped, blocks);
+  if (withKept.written && withKept.bytes.length <= input.length) return { candidate: encoded, original: { bytes: withKept.bytes, metadata: { kept: blocks.kept, truncated: blocks.truncated } } };
+  return { candidate: encoded, original: { bytes: stripped, metadata: { kept: false, truncated: blocks.kept } } };
+}
+
+/** Exif and XMP (mime) items: what never-larger strips from the original. */
 function carriesMetadata(input: Uint8Array): boolean {
   const meta = readMeta(input, metaBox(input));
   return [...meta.items.values()].some((item) => item.type === 'Exif' || item.type === 'mime');
-}
-
-/**
- * never-larger for an AVIF input: the original goes back only when it carries no metadata to strip (no container
- * edit removes AVIF items yet), else the candidate does, however large.
- */
-export function avifNeverLarger<C extends { bytes: Uint8Array }>(input: Uint8Array, encoded: C, changeAsked: boolean): Awaited<ReturnType<typeof neverLarger<C>>> {
-  if (changeAsked || encoded.bytes.length < input.length || carriesMetadata(input)) return { candidate: encoded };
-  return { candidate: encoded, original: { bytes: input, metadata: { kept: false, truncated: false } } };
 }
