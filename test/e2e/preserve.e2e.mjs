@@ -134,6 +134,35 @@ for (const format of ['jpeg', 'png', 'webp', 'avif']) {
   });
 }
 
+for (const format of ['jpeg', 'avif']) {
+  test(`tagged.avif (an Exif item, an XMP item, no IPTC) to ${format}: exiftool finds exactly the asked classes; the output decodes`, async () => {
+    for (const classes of CLASSES) {
+      const result = await compressImage(fixture('tagged.avif'), { quality: 80, format, acceptsWebp: false, preserve: classes });
+      const name = `avif-tagged-${classes.join('-') || 'none'}.${format}`;
+      const { tags, file } = exiftool(result.bytes, name);
+      // The same EXIF and XMP as tagged.jpg, without its IPTC: what a PNG of tagged.jpg keeps.
+      const want = expected(classes, 'png');
+      assert(JSON.stringify(tags) === JSON.stringify(want), `${name}: exiftool read\n  ${tags.join(' ')}\nnot\n  ${want.join(' ')}`);
+      // Upright by its irot: 450x300 as displayed.
+      const size = await decodes(file, format, result.bytes);
+      assert(size.width === 450 && size.height === 300, `${name}: Chromium drew ${size.width}x${size.height}`);
+    }
+  });
+}
+
+test('never-larger: tagged.avif comes back without its Exif and XMP items, or with what is asked', async () => {
+  for (const classes of [[], ['creation']]) {
+    const result = await compressImage(fixture('tagged.avif'), { quality: 100, format: 'avif', acceptsWebp: false, preserve: classes });
+    assert(result.notes.includes('original-returned'), `notes ${result.notes}`);
+    const name = `avif-original-${classes.join('-') || 'none'}.avif`;
+    const { tags, file } = exiftool(result.bytes, name);
+    const want = expected(classes, 'avif');
+    assert(JSON.stringify(tags) === JSON.stringify(want), `${name}: exiftool read\n  ${tags.join(' ')}\nnot\n  ${want.join(' ')}`);
+    const size = await decodes(file, 'avif', result.bytes);
+    assert(size.width === 450 && size.height === 300, `${name}: Chromium drew ${size.width}x${size.height}`);
+  }
+});
+
 test('tagged.png and tagged.webp keep their own EXIF and XMP in their own format', async () => {
   for (const [name, format] of [['tagged.png', 'png'], ['tagged.webp', 'webp']]) {
     const result = await compressImage(fixture(name), { quality: 100, format, acceptsWebp: false, preserve: ['copyright', 'creation', 'location'] });
