@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from './env';
 import { ApiError } from './errors/api-error';
 import { renderError } from './errors/render-error';
+import { drainBody } from './input/drain-body';
 import { answerOptions } from './middleware/answer-options';
 import { pageHeaders } from './middleware/page-headers';
 import { readClock } from './middleware/read-clock';
@@ -44,4 +45,7 @@ app.use(answerOptions(() => app.routes));
 app.notFound(() => {
   throw new ApiError('not_found');
 });
-app.onError((err, c) => (c.get('htmlErrors') ? renderErrorPage(err, c) : renderError(err, c)));
+app.onError(async (err, c) => {
+  await drainBody(c.req.raw, err instanceof ApiError ? err.status : 500);
+  return c.get('htmlErrors') ? renderErrorPage(err, c) : renderError(err, c);
+});

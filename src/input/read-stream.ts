@@ -13,15 +13,16 @@ export interface ChunkReading {
 }
 
 /**
- * Hands a byte stream to `take` chunk by chunk, to its end, refusing it (and cancelling it) as soon as
- * it passes `maxBytes` or `take` throws, so an oversized or endless body costs at most one chunk over
- * the limit. A chunk is lent to `take`: its memory is read into again after it returns.
+ * Hands a byte stream to `take` chunk by chunk, to its end, refusing it as soon as it passes `maxBytes` or
+ * `take` throws, so an oversized or endless body costs at most one chunk over the limit. A chunk is lent to
+ * `take`: its memory is read into again after it returns. A refused stream is left unlocked for its owner:
+ * a url body is cancelled (url/read-body.ts), a request body read to its end unkept (drain-body.ts).
  */
 export async function forEachChunk(stream: ReadableStream<Uint8Array>, take: (chunk: Uint8Array) => void, reading: ChunkReading): Promise<void> {
   const guard = reading.guard ?? ((read) => read);
+  reading.claim?.grow(BODY_CHUNK_BYTES);
   const byob = byobReader(stream);
   const reader = byob ?? stream.getReader();
-  reading.claim?.grow(BODY_CHUNK_BYTES);
   let buffer = new ArrayBuffer(byob ? BODY_CHUNK_BYTES : 0);
   let total = 0;
   try {
@@ -33,10 +34,13 @@ export async function forEachChunk(stream: ReadableStream<Uint8Array>, take: (ch
       take(value);
       if (byob) buffer = value.buffer as ArrayBuffer;
     }
-  } catch (error) {
-    reader.cancel().catch(() => {});
-    throw error;
   } finally {
+    // A body refused as late still has a read pending, which only cancelling ends.
+    try {
+      reader.releaseLock();
+    } catch {
+      reader.cancel().catch(() => {});
+    }
     reading.claim?.shrink(BODY_CHUNK_BYTES);
   }
 }
