@@ -92,7 +92,7 @@ try {
   const scenarios = [
     ['no upload', { input: null, key: free, senders: 0 }],
     [`two senders, one free key: a 16x16 PNG whose IDAT holds 860,000 empty blocks (${IDAT_BLOCKS.length} bytes; the issue's)`, { input: IDAT_BLOCKS, key: free, senders: 2 }],
-    [`two senders, one business key: the same blocks in a zTXt chunk (${ZTXT_BLOCKS.length} bytes; read by the engine, paced)`, { input: ZTXT_BLOCKS, key: business, senders: 2 }],
+    [`two senders, one business key: the same blocks in a zTXt chunk (${ZTXT_BLOCKS.length} bytes; past the header's text limit)`, { input: ZTXT_BLOCKS, key: business, senders: 2 }],
   ];
   for (const [name, options] of scenarios) {
     const { health, uploads, statuses } = await scenario(server.url, options);
