@@ -192,9 +192,10 @@ build_giflib() {
   compile giflib -- "$s/dgif_lib.c" "$s/gif_err.c" "$s/gifalloc.c" "$s/openbsd-reallocarray.c"
 }
 
+# libwebp's decoder, encoder, mux (the animation encoder) and demux.
 build_libwebp() {
   local s=$WORK/src/libwebp-1.2.4
-  mapfile -t files < <(ls "$s"/sharpyuv/*.c "$s"/src/dec/*.c "$s"/src/dsp/*.c "$s"/src/enc/*.c "$s"/src/utils/*.c | LC_ALL=C sort)
+  mapfile -t files < <(ls "$s"/sharpyuv/*.c "$s"/src/dec/*.c "$s"/src/demux/*.c "$s"/src/dsp/*.c "$s"/src/enc/*.c "$s"/src/mux/*.c "$s"/src/utils/*.c | LC_ALL=C sort)
   compile webp -I"$s" "${SSE_FLAGS[@]}" -- "${files[@]}"
 }
 

@@ -27,6 +27,10 @@ typedef struct decode_target {
    * second; whether it is colour with 4:2:0 chroma, as the JPEG encoder writes it. */
   int source_steps_known, source_chroma_420;
   unsigned short source_steps[2][64];
+  /* An animation's every frame (NULL: the first alone): each composed on the whole canvas and handed over from
+   * `begin` to its last row, then this with how long it shows. A decoder that meets more than max_frames fails. */
+  void (*frame_done)(struct decode_target *self, int duration_ms);
+  int max_frames;
 } decode_target;
 
 /* Each decoder calls this as soon as its own header is read, before any whole-frame

@@ -25,6 +25,7 @@ typedef struct encode_options {
   int dc_over_seven; /* jpegli, with dc_on_levels: 8 over a source's DC step of 7 too (bit 0: luma, bit 1: chroma) */
   int own_webp_alpha; /* WebP: code alpha with webp-alpha.c (no 14 B/px lossless encoder) */
   int webp_low_memory; /* WebP: no whole-image token buffer, about 3 times slower */
+  int anim_loop_count; /* animated WebP: the plays, 0 forever */
   int avif_speed;     /* AVIF: libaom's cpu-used, 0 (slowest) to 9 */
   int avif_tune;      /* AVIF: libaom's aom_tune_metric */
   int avif_cell_w, avif_cell_h; /* AVIF: the size of every coded frame (the image's: no grid) */
@@ -50,6 +51,13 @@ encoder *jpegli_encoder_new(int width, int height, int channels, const encode_op
 /* jpeg-encode.c built against libjpeg-turbo: baseline, the leanest rows, for images too wide for jpegli's. */
 encoder *jpeg_encoder_new(int width, int height, int channels, const encode_options *opt);
 encoder *webp_encoder_new(int width, int height, int channels, const encode_options *opt);
+/* An animated WebP (webp-anim.c): every frame's rows of the whole canvas, then webp_anim_frame with its duration;
+ * finish assembles the file in memory and writes it. */
+encoder *webp_anim_encoder_new(int width, int height, int channels, const encode_options *opt);
+void webp_anim_frame(encoder *self, int duration_ms);
+/* libwebp's progress counted for every picture it reports on (webp-encode.c): an animation's frames are pictures
+ * of libwebp's own. */
+void webp_count_every_picture(int on);
 encoder *avif_encoder_new(int width, int height, int channels, const encode_options *opt);
 /* raw-encode.c: the rows as 8-bit RGB, for the engine's own comparisons (FORMAT_RAW). */
 encoder *raw_encoder_new(int width, int height, int channels);

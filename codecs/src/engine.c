@@ -37,7 +37,8 @@ enum flags {
   FLAG_JPEG_DC_LEVELS_SMOOTH = 16384, /* with FLAG_JPEG_DC_LEVELS, from a smooth source: 5 and 6 as well, and the
                                        * chroma's 8 over a source's DC step of 7 */
   FLAG_JPEG_DC_LEVELS_FLAT = 32768, /* with FLAG_JPEG_DC_LEVELS_SMOOTH, from a flat source: the luma's as well */
-  FLAG_ATTEND = 65536 /* gravity=auto in the job's own decode: geometry's window placed where the subject is (attend_in_job) */
+  FLAG_ATTEND = 65536, /* gravity=auto in the job's own decode: geometry's window placed where the subject is (attend_in_job) */
+  FLAG_ANIMATED = 131072 /* a GIF's every frame into an animated WebP (anim_options says how many and the loop count) */
 };
 /* Bits 8 to 11 of flags: the EXIF orientation (1 to 8) to apply; 0 means 1. */
 #define ORIENTATION_SHIFT 8
@@ -214,7 +215,10 @@ static row_sink *begin(decode_target *target, int width, int height, int channel
         }
         j->encoder = (j->flags & FLAG_LIBJPEG_TURBO ? jpeg_encoder_new : jpegli_encoder_new)(shown_w, shown_h, out_channels, &j->options);
         break;
-      case FORMAT_WEBP: j->encoder = webp_encoder_new(shown_w, shown_h, out_channels, &j->options); break;
+      case FORMAT_WEBP:
+        if (!target->frame_done) j->encoder = webp_encoder_new(shown_w, shown_h, out_channels, &j->options);
+        else if (!j->encoder) j->encoder = webp_anim_encoder_new(shown_w, shown_h, out_channels, &j->options);
+        break;
       case FORMAT_AVIF: j->encoder = avif_encoder_new(shown_w, shown_h, out_channels, &j->options); break;
       case FORMAT_RAW: j->encoder = raw_encoder_new(shown_w, shown_h, out_channels); break;
       default:
@@ -257,6 +261,25 @@ static void replay_window(job *j) {
   for (unsigned int row = y; row < y_end; row++) sink->put(sink, j->kept + stride * row + x * j->kept_channels);
 }
 
+/* The row stages a pass (or an animation's frame) set up in `begin`. */
+static void free_stages(job *j) {
+  resampler_free(j->resampler);
+  j->resampler = NULL;
+  cropper_free(j->cropper);
+  j->cropper = NULL;
+  padder_free(j->padder);
+  j->padder = NULL;
+  orienter_free(j->orienter);
+  j->orienter = NULL;
+}
+
+/* An animation's frame is through the stages: the next one sets them up again. */
+static void frame_done(decode_target *target, int duration_ms) {
+  job *j = (job *)target;
+  free_stages(j);
+  webp_anim_frame(j->encoder, duration_ms);
+}
+
 /* One pass over the image: decoded from the input, or replayed from the buffered frame or the kept image. */
 static void run(job *j, int in_format) {
   if (j->frame && !j->buffering) {
@@ -276,14 +299,7 @@ static void run(job *j, int in_format) {
       default: host_fail(FAIL_INTERNAL, "unknown input format");
     }
   }
-  resampler_free(j->resampler);
-  j->resampler = NULL;
-  cropper_free(j->cropper);
-  j->cropper = NULL;
-  padder_free(j->padder);
-  j->padder = NULL;
-  orienter_free(j->orienter);
-  j->orienter = NULL;
+  free_stages(j);
 }
 
 /* gravity=auto: the image decoded as small as its decoder can (a JPEG at 1/8) into the attention sink. */
@@ -391,6 +407,15 @@ static void keep_lossless_if_smaller(job *j, int in_format, const png_stats *exa
   }
 }
 
+/* An animation's for the next transcode with FLAG_ANIMATED: the frames its header walk found, the output's loop count
+ * (plays, 0 forever: src/image/wasm/wasm-engine.ts maps a GIF's onto it). */
+static struct {
+  int frames, loop_count;
+} anim;
+
+EXPORT("anim_options")
+void anim_options(int frames, int loop_count) { anim.frames = frames, anim.loop_count = loop_count; }
+
 /* AVIF output's settings for the next transcode (src/image/wasm/avif-plan.ts chooses them). */
 static struct {
   int speed, tune, cell_w, cell_h, yuv444;
@@ -442,6 +467,7 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
                        .jpeg_adaptive_quantization = !!(flags & FLAG_JPEG_ADAPTIVE_QUANTIZATION),
                        .own_webp_alpha = !!(flags & FLAG_OWN_WEBP_ALPHA),
                        .webp_low_memory = !!(flags & FLAG_WEBP_LOW_MEMORY),
+                       .anim_loop_count = anim.loop_count,
                        .avif_speed = avif.speed,
                        .avif_tune = avif.tune,
                        .avif_cell_w = avif.cell_w,
@@ -455,6 +481,13 @@ void transcode(int in_format, int out_format, int quality, int out_w, int out_h,
     return;
   }
   webp_use_simd();
+  webp_count_every_picture(0);
+  if (flags & FLAG_ANIMATED) {
+    if (in_format != FORMAT_GIF || out_format != FORMAT_WEBP || orientation > 1 || (flags & FLAG_ATTEND))
+      host_fail(FAIL_INTERNAL, "an animation is a GIF made an animated WebP");
+    j.base.frame_done = frame_done;
+    j.base.max_frames = anim.frames;
+  }
   if (flags & FLAG_ATTEND) attend_in_job(&j, in_w, in_h);
   uint32_t matte = over_white(geometry.background);
   convert_set_matte((uint8_t)(matte >> 24), (uint8_t)(matte >> 16), (uint8_t)(matte >> 8));

@@ -144,8 +144,16 @@ static long macroblocks, calls;
  * pass 100, where it is held. */
 static int percent_done;
 
+/* An animation's frames are encoded from pictures of libwebp's own: each percent any picture rises by is counted as
+ * the encoder's (a frame's own, then its alpha plane's, up to 200 a frame). */
+static int every_picture;
+
+void webp_count_every_picture(int on) { every_picture = on; }
+
 int __wrap_WebPReportProgress(const WebPPicture *pic, int percent, int *percent_store) {
-  if (pic == encoding) {
+  if (every_picture) {
+    if (percent_store && percent > *percent_store) report_progress(PROGRESS_ENCODER_PERCENT, percent - *percent_store);
+  } else if (pic == encoding) {
     report_progress(PROGRESS_ENCODER_STEP, calls++ < macroblocks ? 1 : ENCODE_STEPS);
     if (percent_store && percent > *percent_store && percent_done < 100) {
       int more = percent - *percent_store;

@@ -106,15 +106,18 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const header = readInputHeader(input);
   refuseUndecoded(header, request.inputs ?? { heic: true });
   const anim = request.anim ?? true;
-  if (isGifHeader(header)) refuseGifFrames(header, keepsEveryFrame(request.format, request.acceptsWebp, anim));
+  const keepsFrames = keepsEveryFrame(request.format, request.acceptsWebp, anim);
+  if (isGifHeader(header)) refuseGifFrames(header, keepsFrames);
   else refuseAnimation(header);
+  // Every frame of an animated GIF, as an animated WebP: the one candidate (auto answers the GIF when that is smaller).
+  const animated = header.format === 'gif' && header.animated && keepsFrames;
   // The container whose profile is read: an AVIF's is its colr (avif-source.ts); a GIF has none, nor metadata (its pixels go on as a PNG's would).
   const container = header.format === 'gif' || header.format === 'avif' ? null : header.format;
   const { orientation, ...displayed } = orient(input, header);
   const geometry = planGeometry(displayed, request);
   const reshaped = geometry.cropped || geometry.padded || geometry.resized;
   // An animated GIF for auto without WebP, every frame asked for and no geometry: returned, its pixels untouched (decisions.md).
-  if (header.format === 'gif' && header.animated && anim && request.format === 'auto' && !reshaped) {
+  if (header.format === 'gif' && header.animated && anim && request.format === 'auto' && !keepsFrames && !reshaped) {
     refuseIncomplete(header);
     return { bytes: stripGif(input).bytes, format: 'gif', notes: ['original-returned'] };
   }
@@ -136,8 +139,9 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const carried = profileToCarry(icc, input.length);
   const iccBytes = carried?.length ?? 0;
   const accepted = { webp: request.acceptsWebp, avif: request.acceptsAvif ?? false };
-  const [primary, ...otherFormats] = chooseFormats(header.format, request.format, accepted, size, header.hasAlpha).map(
-    (format): OutputSpec => onSourceGrid(header, { format, quality: encoderQuality(format, request.quality), ...size, ...framing, orientation, iccBytes }),
+  const [primary, ...otherFormats] = chooseFormats(header.format, animated ? 'webp' : request.format, accepted, size, header.hasAlpha).map(
+    (format): OutputSpec =>
+      onSourceGrid(header, { format, quality: encoderQuality(format, request.quality), ...size, ...framing, orientation, iccBytes, ...(animated ? { animated } : {}) }),
   );
   // auto's other formats are made at the look of the input-format candidate, or not at all where they cannot have it.
   // An AVIF input's candidates are all re-drawn from its pixels at the scale's quality: the look's rules are fitted on JPEG, PNG and WebP.
@@ -252,7 +256,7 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     }
 
     const notes: CompressionNote[] = [];
-    if (header.animated && !best.originalReturned) notes.push('first-frame');
+    if (header.animated && !best.originalReturned && !best.spec.animated) notes.push('first-frame');
     if (best.originalReturned) notes.push('original-returned');
     else if (best.spec.recode) notes.push('lossless-recoded');
     else {

@@ -226,6 +226,8 @@ export interface GifImage {
    * last, or all of them when interlaced (the rows of a pass come before the next's).
    */
   firstDecodedPixels: number;
+  /** The pixels the decoder makes of every frame when it decodes them all: each frame's stored width times its height. */
+  decodedPixels: number;
 }
 
 /**
@@ -264,6 +266,8 @@ export interface OutputSpec {
   background?: Rgba;
   /** EXIF orientation (1 to 8) the engine applies to the pixels; absent means 1, as stored. */
   orientation?: number;
+  /** An animated GIF's every frame, as an animated WebP (format webp): the geometry applies to each. */
+  animated?: boolean;
   /** Bytes of the ICC profile the pipeline will carry into this output: its copies count against the budget. */
   iccBytes?: number;
   /**

@@ -90,7 +90,7 @@ export function listText<S extends z.ZodType<unknown, string[]>>(rule: S, names:
 export const anim = z
   .boolean()
   .describe(
-    'false: the first frame of an animated input (GIF), whatever the format, with `X-Compression-Notes: first-frame`. Default true: every frame where the output keeps them (animated WebP, not made yet: such a request is refused 400), the first frame in other formats; with `auto` and WebP not accepted, an animated GIF comes back with its pixels untouched (`original-returned`).',
+    'false: the first frame of an animated input (GIF), whatever the format, with `X-Compression-Notes: first-frame`. Default true: every frame where the output keeps them, as an animated WebP (`format=webp`, or `auto` when Accept lists image/webp and it is smaller than the GIF), frame timings and loop count kept, the geometry applied to every frame, at most 50 MP of frames in all (413 past it); the first frame in other formats; with `auto` and WebP not accepted, an animated GIF comes back with its pixels untouched (`original-returned`).',
   );
 
 /** A multipart text part holding `true` or `false`, checked by the same rule as its JSON form. */

@@ -5,6 +5,7 @@ import { wasmEngine } from '../../src/image/wasm';
 import { contains, text } from '../container/synth';
 import { referencePixels } from '../engine/helpers';
 import { call, createKey, errorBody, fixture, form } from '../helpers/api';
+import { readAnimatedWebp } from '../helpers/animated-webp';
 import { craftGif, tinyFrames } from '../helpers/gif';
 
 async function upload(bytes: Uint8Array, fields: Record<string, string>, accept?: string): Promise<Response> {
@@ -99,17 +100,60 @@ describe('GIF input (issue 38): the first frame decoded by giflib', () => {
     expect(isGifHeader(header) && [header.gif.frameCount, header.gif.loopCount]).toEqual([4, 3]);
   });
 
-  it('an animated GIF: the first frame for another format, for anim=false, or when a resize is asked; 400 when every frame is asked for', async () => {
+  it('an animated GIF: the first frame for another format, for anim=false, or when a resize is asked without WebP', async () => {
     const input = await fixture('gif/animated.gif');
     expect(await answer(await upload(input, { format: 'jpeg' }))).toMatchObject({ format: 'jpeg', notes: ['first-frame', 'converted'] });
     expect(await answer(await upload(input, { anim: 'false' }, '*/*'))).toMatchObject({ format: 'png', notes: ['first-frame', 'converted'] });
     expect((await answer(await upload(input, { anim: 'false' }, 'image/webp'))).notes).toContain('first-frame');
     expect(await answer(await upload(input, { maxWidth: '48' }))).toMatchObject({ format: 'png', notes: ['first-frame', 'resized', 'converted'] });
-    for (const [fields, accept] of [[{ format: 'webp' }, undefined], [{}, 'image/webp']] as const) {
-      const refused = await refusedFromHeader(() => upload(input, fields, accept));
-      expect(refused).toMatchObject({ status: 400, error: 'unsupported_image', message: expect.stringMatching(/^Animated GIF images are not made into animated WebP yet/) });
+    const still = await answer(await upload(input, { format: 'webp', anim: 'false' }));
+    expect(still).toMatchObject({ format: 'webp', notes: ['first-frame', 'converted'] });
+    expect(() => readAnimatedWebp(still.bytes)).toThrow('not an animated WebP');
+  });
+
+  it('an animated GIF to WebP (asked for, or auto with image/webp accepted) is an animated WebP: every frame, its timing and the loop count', async () => {
+    const input = await fixture('gif/animated.gif');
+    for (const [fields, accept] of [[{ format: 'webp' }, undefined], [{}, 'image/webp'], [{ maxWidth: '48' }, 'image/webp']] as const) {
+      const response = await upload(input, fields, accept);
+      expect(response.headers.get('Content-Type')).toBe('image/webp');
+      const { format, notes, bytes } = await answer(response);
+      expect(format).toBe('webp');
+      expect(notes).not.toContain('first-frame');
+      expect(notes).toContain('converted');
+      const webp = readAnimatedWebp(bytes);
+      expect(webp.loopCount).toBe(4);
+      expect(webp.frames.map((f) => f.durationMs)).toEqual([200, 200, 200, 200]);
+      expect([webp.width, webp.height]).toEqual('maxWidth' in fields ? [48, 32] : [96, 64]);
+      expect(bytes.length).toBeLessThan(input.length);
     }
-    expect((await answer(await upload(input, { format: 'webp', anim: 'false' }))).format).toBe('webp');
+  });
+
+  it('auto with WebP accepted answers the GIF, stripped, when the animated WebP would not be smaller; format=webp answers the WebP all the same', async () => {
+    // Two frames of 2x2 in 60-odd bytes: no animated WebP is that small.
+    const input = craftGif({ width: 2, height: 2, loopCount: 0, comment: 'x', frames: [{ width: 2, height: 2, delayCs: 10 }, { width: 1, height: 1, indices: new Uint8Array([1]), delayCs: 10 }] });
+    const returned = await answer(await upload(input, {}, 'image/webp'));
+    expect(returned).toMatchObject({ format: 'gif', notes: ['original-returned'] });
+    expect(returned.bytes.length).toBe(input.length - 2 - 2 - 1);
+    const asked = await answer(await upload(input, { format: 'webp' }));
+    expect(asked.format).toBe('webp');
+    expect(readAnimatedWebp(asked.bytes).frames).toHaveLength(2);
+  });
+
+  it('frames far past the screen: 413 naming the frames as stored and the limit, from the header, when every frame is kept', async () => {
+    // 1x1 screen, two frames of 8000x4000 after the first (a byte of LZW each: the header walk does not decode).
+    const big = { width: 8000, height: 4000, data: new Uint8Array([0]) };
+    const bytes = craftGif({ width: 1, height: 1, frames: [{ width: 1, height: 1 }, big, big] });
+    const refused = await refusedFromHeader(() => upload(bytes, { format: 'webp' }));
+    expect(refused).toMatchObject({ status: 413, error: 'image_too_large' });
+    expect(refused.message).toBe("The GIF's 3 frames decode 64 MP as stored; the limit is 50 MP of frames. Ask for the first frame alone (anim=false, or a format other than WebP).");
+  });
+
+  it("an animation's later frame with LZW data that ends early: 400 unsupported_image, never a 5xx", async () => {
+    // The second frame's LZW data is three bytes of junk, the file still complete.
+    const frames = [{ width: 4, height: 4, delayCs: 5 }, { width: 4, height: 4, delayCs: 5, data: Uint8Array.from([0xff, 0xff, 0xff]) }];
+    const response = await upload(craftGif({ width: 4, height: 4, frames }), { format: 'webp' });
+    expect(response.status).toBe(400);
+    expect(await errorBody(response)).toMatchObject({ error: 'unsupported_image', message: expect.stringMatching(/^The GIF data cannot be decoded/) });
   });
 
   it('anim is validated: 400 bad_request for anything but true or false', async () => {

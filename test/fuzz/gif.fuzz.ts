@@ -6,7 +6,7 @@ import { craftGif, greyPalette, LZW_CLEAR, lzwCodes, tinyFrames } from '../helpe
 
 const INPUTS = 3_000;
 const API_SAMPLE = 200;
-const SEEDS = ['still.gif', 'interlaced.gif', 'transparent.gif', 'animated.gif'];
+const SEEDS = ['still.gif', 'interlaced.gif', 'transparent.gif', 'animated.gif', 'dispose.gif'];
 
 /** Crafted lies: sizes past the screen and the file, frames far wider than the screen, clear-code runs, code sizes out of range. */
 function craftedGifs(): Uint8Array[] {
@@ -20,6 +20,10 @@ function craftedGifs(): Uint8Array[] {
     tinyFrames(100, 100, 10_000),
     // LZW data of half a million clear codes (9 bits each) before a 1x1 frame's one pixel: work without pixels.
     craftGif({ width: 1, height: 1, frames: [{ width: 1, height: 1, data: lzwCodes([...new Array<number>(500_000).fill(LZW_CLEAR), 0, 257]) }] }),
+    // Animations: frames past the screen, disposal 3 and 2 off it, a later frame's LZW cut short, exactly 50 MP of frames.
+    craftGif({ width: 8, height: 8, frames: [{ width: 8, height: 8 }, { left: 6, top: 6, width: 4000, height: 30, disposal: 3, indices: new Uint8Array(64) }, { left: 9, top: 9, width: 4, height: 4, disposal: 2 }] }),
+    craftGif({ width: 8, height: 8, frames: [{ width: 8, height: 8, disposal: 3 }, { width: 8, height: 8, data: Uint8Array.from([0xff, 0xff]) }] }),
+    tinyFrames(100, 100, 5_000),
   ];
 }
 

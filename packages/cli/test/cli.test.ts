@@ -124,6 +124,14 @@ describe('outputs', () => {
     expect(await files(join(dir, 'out'))).toEqual(['a.gif', 'b.jpg', 'squeeze-manifest.json']);
   });
 
+  it('an animated GIF with --allow-webp: the animated WebP answered is written as NAME.min.webp, byte for byte', async () => {
+    const animated = await readFile(join(import.meta.dirname, '../../../test/fixtures/gif/dispose.gif2webp.webp'));
+    dir = await tree({ 'a.gif': await readFile(join(import.meta.dirname, '../../../test/fixtures/gif/dispose.gif')) });
+    fake.api.answer(image({ format: 'webp', bytes: new Uint8Array(animated) }));
+    expect((await squeeze(['a.gif', '--allow-webp'], { cwd: dir, env })).code).toBe(0);
+    expect(await readFile(join(dir, 'a.min.webp'))).toEqual(animated);
+  });
+
   it('with --allow-webp, an answer in WebP is written as NAME.min.webp', async () => {
     dir = await tree({ 'p.png': pngBytes() });
     fake.api.answer(image({ format: 'webp' }));

@@ -74,7 +74,7 @@ export function tooLargeError(size: number): SqueezeError {
 /**
  * The checks the API would make first, made here so that a hopeless input costs no request and no
  * rate-limit slot: a JPEG, PNG, WebP, AVIF or GIF by its magic bytes, within the size limit, and not an animated
- * PNG or WebP (an animated GIF's first frame is made, or every frame refused, by the API).
+ * PNG or WebP (an animated GIF's first frame is made by the API, or every frame kept in an animated WebP).
  * `size` is undefined for a stream, whose size is checked while it is sent.
  */
 export async function precheckImage(read: ReadAt, size: number | undefined): Promise<ImageFormat> {

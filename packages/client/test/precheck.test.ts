@@ -51,7 +51,7 @@ describe('local pre-checks: a hopeless input costs no request', () => {
     expect(sent).toBeLessThan(MAX_UPLOAD_BYTES + 4 * (1 << 20));
   });
 
-  it('takes JPEG, PNG, WebP, AVIF and GIF (animated too: the API makes its first frame), by their bytes', async () => {
+  it('takes JPEG, PNG, WebP, AVIF and GIF (animated too: the API makes its first frame, or an animated WebP), by their bytes', async () => {
     expect(await checkImage(pngBytes())).toBe('png');
     expect(await checkImage(new Blob([jpegBytes()]))).toBe('jpeg');
     expect(await checkImage(webpBytes())).toBe('webp');

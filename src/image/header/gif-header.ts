@@ -71,6 +71,7 @@ export function readGifHeader(b: Uint8Array): GifHeader {
   let control: { delayCs: number; disposal: number; transparentIndex: number | null } | null = null;
   let complete = false;
   let firstDecodedPixels = 0;
+  let decodedPixels = 0;
   let at = 13 + 3 * globalColours;
   /** Skips sub-blocks from `at` to their terminator; false when the data ends first. */
   const skipSubBlocks = (): boolean => {
@@ -111,6 +112,7 @@ export function readGifHeader(b: Uint8Array): GifHeader {
     const frameHeight = Math.max(0, Math.min(u16le(b, at + 7), height - top));
     const frameFlags = b[at + 9]!;
     // The decoder reads the first frame's rows down to the screen's last, all of them when interlaced, each whole.
+    decodedPixels += u16le(b, at + 5) * u16le(b, at + 7);
     if (frames.count === 0) firstDecodedPixels = u16le(b, at + 5) * (frameFlags & 0x40 ? u16le(b, at + 7) : Math.min(u16le(b, at + 7), height - Math.min(top, height)));
     const localColours = frameFlags & 0x80 ? 2 << (frameFlags & 7) : 0;
     if (!localColours && !globalColours) throw corrupt(`frame ${frames.count + 1} has no colour table`);
@@ -127,7 +129,7 @@ export function readGifHeader(b: Uint8Array): GifHeader {
   }
   // Truncated before any frame: refused as truncated once the screen's size has been checked (a bomb is named as one).
   if (frames.count === 0 && complete) throw corrupt('it has no image');
-  const gif: GifImage = { frames: frames.fields.subarray(0, frames.count * FRAME_FIELDS), frameCount: frames.count, loopCount, globalColours, firstDecodedPixels };
+  const gif: GifImage = { frames: frames.fields.subarray(0, frames.count * FRAME_FIELDS), frameCount: frames.count, loopCount, globalColours, firstDecodedPixels, decodedPixels };
   const first = frames.count ? gifFrame(gif, 0) : null;
   let transparent = !(first && first.left === 0 && first.top === 0 && first.width === width && first.height === height);
   for (let i = 0; i < frames.count && !transparent; i++) {

@@ -23,6 +23,8 @@ export const FLAG_JPEG_DC_LEVELS_SMOOTH = 16384;
 export const FLAG_JPEG_DC_LEVELS_FLAT = 32768;
 /** Bit 16: gravity=auto in the transcode's own decode (engine.c attend_in_job): geometry's window placed where the subject is. */
 export const FLAG_ATTEND = 65536;
+/** Bit 17: a GIF's every frame into an animated WebP (anim_options first). */
+export const FLAG_ANIMATED = 131072;
 /** Bits 8 to 11 of the flags: the EXIF orientation to apply (codecs/src/orient.h). */
 export const ORIENTATION_SHIFT = 8;
 
@@ -70,6 +72,8 @@ export interface EngineExports {
   /** The window's left and top (stored pixels) as the last transcode took it: FLAG_ATTEND's, placed by the attention. */
   window_left(): number;
   window_top(): number;
+  /** The next FLAG_ANIMATED transcode's: the frames the header walk found (a decoder meeting more fails), the WebP loop count (plays, 0 forever). */
+  anim_options(frames: number, loopCount: number): void;
   /** AVIF output's settings for the next transcode: libaom's speed and tune, the cell size, 4:4:4 (src/image/wasm/avif-plan.ts). */
   avif_options(speed: number, tune: number, cellWidth: number, cellHeight: number, yuv444: number): void;
   /** The top of the instance's heap: the most memory it has needed (codecs/src/host.c). */

@@ -2,7 +2,7 @@ import { ENGINE_BUDGET_BYTES } from '../../limits/memory';
 import { libjpegTurboQuality } from '../quality-scale';
 import { storedWindow } from '../steps/geometry';
 import { planAvif } from './avif-plan';
-import { type AvifHeader, type HeifPicture, type ImageHeader, type OutputSpec, isAvif } from '../types';
+import { type AvifHeader, type HeifPicture, type ImageHeader, type OutputSpec, isAvif, isGifHeader } from '../types';
 import { avifStoredSize } from './avif-input';
 
 const MiB = 1024 * 1024;
@@ -63,6 +63,27 @@ const TERMS = {
   gifRowBytesPerColumn: 4,
   /** An interlaced GIF frame's indices on the screen are held until its last pass: a byte a pixel. */
   interlacedGifBytesPerPixel: 1,
+  /** An animation's screen (RGBA) and the copy disposal 3 restores from (codecs/src/gif-decode.c decode_frames). */
+  animatedGifScreenBytesPerPixel: 8,
+  /**
+   * libwebp's animation encoder (codecs/src/webp-anim.c) per pixel of the output canvas: our ARGB canvas, its own
+   * three (the frame's copy, the canvas before it, the same disposed) and the frame's encoding (YUV and alpha planes,
+   * libwebp's lossless coder of the alpha its sub-frames are given), and its fixed part. Measured: 18 B/px on a
+   * 800x600 photo panning over 100 frames at q80 (heap top less the output's two copies and the screen), 0.7 MiB
+   * above baseBytes on 96x64 ones.
+   */
+  animatedWebpBytesPerPixel: 32,
+  animatedWebpBytes: 1 * MiB,
+  /**
+   * Its output is held twice in the module (every frame's bitstream in the mux, then the file it assembles) and
+   * planned for the smaller of twice the GIF's bytes and a share of every frame's canvas by quality, and a KiB a
+   * frame (the engine stops a job whose file passes the plan). Measured on that pan: 0.09 B/px at q80, 0.38 at 100
+   * (0.17 and 0.71 of the GIF's bytes).
+   */
+  animatedOutputCopies: 2,
+  animatedOutputPerInputByte: 2,
+  animatedOutputBytesPerPixel: [[1, 0.1], [80, 0.25], [95, 0.5], [100, 0.8]] as ReadonlyArray<readonly [number, number]>,
+  animatedOutputBytesPerFrame: 1024,
   /** libwebp decodes from the whole file, copied in: its size exactly. */
   webpFileBytesPerFileByte: 1,
   /** Lossy WebP streams rows: VP8 caches and our 32-row strip. Measured: 250 B/col on bryce.webp (11158 wide). */
@@ -289,6 +310,11 @@ function outputShare(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): n
  * model admitted was stopped (issue 35).
  */
 export function plannedOutputBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+  if (out.animated && isGifHeader(header)) {
+    const frames = header.gif.frameCount;
+    const share = Math.min(header.fileBytes * TERMS.animatedOutputPerInputByte, frames * out.width * out.height * along(TERMS.animatedOutputBytesPerPixel, out.quality));
+    return Math.ceil(share + frames * TERMS.animatedOutputBytesPerFrame + 64 * 1024);
+  }
   // A lossless re-coding writes the input's own coefficients: optimised tables rarely add bytes, and never many.
   if (out.recode) return header.fileBytes + 64 * 1024;
   if (out.format === 'png') return worstOutputBytes(header, out, plan);
@@ -524,6 +550,7 @@ function padBytes(out: OutputSpec): number {
 
 /** WASM memory of the job: every term at once (the model does not rely on one part freeing before the next). */
 function wasmPeakBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+  if (out.animated) return animatedWasmBytes(header, out, plan);
   if (out.recode) return TERMS.baseBytes + jpegCoefficientBytes(header.width, header.height, header.sampling) + TERMS.jpegRecodeBytes;
   const window = windowAtScale(header, out);
   const content = storedContent(out);
@@ -537,6 +564,22 @@ function wasmPeakBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan):
   );
 }
 
+/** An animated GIF to animated WebP: the screen and its disposal copy, each frame's resampling, the animation encoder and its file. */
+function animatedWasmBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): number {
+  const window = windowAtScale(header, out);
+  const content = storedContent(out);
+  return (
+    TERMS.baseBytes +
+    TERMS.gifDecoderBytes +
+    header.width * header.height * TERMS.animatedGifScreenBytesPerPixel +
+    resamplerBytes(window.width, window.height, content.width, content.height, 4) +
+    padBytes(out) +
+    TERMS.animatedWebpBytes +
+    out.width * out.height * TERMS.animatedWebpBytesPerPixel +
+    plannedOutputBytes(header, out, plan) * TERMS.animatedOutputCopies
+  );
+}
+
 /**
  * JS buffers of the job: the output as planned, and after the job the copies the pipeline may make:
  * the output again with a carried profile (and the profile), the original stripped of metadata when
@@ -547,7 +590,8 @@ function jsBytes(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): numbe
   const iccBytes = out.iccBytes ?? 0;
   const carried = iccBytes > 0 ? output * TERMS.profileCopiesOfOutput + iccBytes * TERMS.profileCopiesOfProfile : 0;
   const sameSize = out.width === ((out.orientation ?? 1) >= 5 ? header.height : header.width);
-  const original = out.format === header.format && sameSize ? header.fileBytes : 0;
+  // An animation for auto may go back as the GIF, stripped.
+  const original = (out.format === header.format && sameSize) || out.animated ? header.fileBytes : 0;
   // An AVIF goes to the engine as its AV1 data, copied out of the file (avif-input.ts).
   const framed = isAvif(header) ? header.fileBytes : 0;
   return output + carried + original + framed;
@@ -584,6 +628,8 @@ function keptImageBytes(header: ImageHeader, out: OutputSpec): number {
  * chroma, clamped pixels) are further from the 1/8 decode the attention was chosen on (one of 238 corpus cuts moved).
  */
 export function subjectInJob(header: ImageHeader, out: OutputSpec, plan: EncoderPlan): boolean {
+  // An animation's frames are many decodes: the attention job places the window on its first.
+  if (out.animated) return false;
   if (header.format === 'jpeg' && jpegDecodeScale(header, out) === 1) return false;
   return peakWith(header, out, plan) + keptImageBytes(header, out) <= ENGINE_BUDGET_BYTES;
 }

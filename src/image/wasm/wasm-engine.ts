@@ -3,7 +3,8 @@ import { PAID_CPU_BUDGET_MS } from '../../limits/cpu';
 import type { ImageEngine } from '../engine';
 import { libjpegTurboQuality } from '../quality-scale';
 import { rgbaWord, storedWindow, uprightWindow } from '../steps/geometry';
-import { type Box, type ImageHeader, type OutputSpec, WHITE, isAvif } from '../types';
+import { webpLoopCount } from '../steps/frame-area';
+import { type Box, type ImageHeader, type OutputSpec, WHITE, isAvif, isGifHeader } from '../types';
 import {
   FAIL_CPU,
   FAIL_MEMORY,
@@ -18,6 +19,7 @@ import {
   FLAG_LIBJPEG_TURBO,
   FLAG_OWN_WEBP_ALPHA,
   FLAG_ATTEND,
+  FLAG_ANIMATED,
   FLAG_PROGRESSIVE,
   FLAG_WEBP_LOW_MEMORY,
   FORMAT_CODES,
@@ -283,6 +285,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
       (out.recode ? FLAG_JPEG_RECODE : 0) |
       (out.alignSteps ? FLAG_JPEG_ALIGN : 0) |
       (out.dcOnLevels ? DC_LEVEL_FLAGS[out.dcOnLevels] : 0) |
+      (out.animated ? FLAG_ANIMATED : 0) |
       (job.flags ?? 0) |
       ((out.orientation ?? 1) << ORIENTATION_SHIFT);
     const work = job.work ?? jobWork(header, out, chosen);
@@ -302,6 +305,7 @@ export function createWasmEngine(module: WebAssembly.Module, options: WasmEngine
         exports.avif_options(avif.speed, avif.tune, avif.cellWidth, avif.cellHeight, avif.yuv444 ? 1 : 0);
         quality = avif.quality;
       }
+      if (out.animated && isGifHeader(header)) exports.anim_options(header.gif.frameCount, webpLoopCount(header.gif.loopCount));
       const window = storedWindow(header, out);
       const placed = out.placed ?? { left: 0, top: 0, width: out.width, height: out.height };
       exports.geometry(window.left + stored.left, window.top + stored.top, window.width, window.height, out.width, out.height, placed.left, placed.top, rgbaWord(out.background ?? WHITE));

@@ -131,7 +131,7 @@ export interface components {
             background?: string;
             /** @description Metadata to keep besides orientation and colour: `copyright` (EXIF Copyright and Artist, IPTC by-line, credit and copyright notice, XMP rights, creators and licences), `creation` (the date taken: EXIF DateTimeOriginal and DateTimeDigitized with their offsets and fractions, XMP and IPTC creation dates), `location` (the EXIF GPS directory, XMP GPS, IPTC and XMP place names; never kept unless asked). Rebuilt into every output format's own place; at most 64 KiB. Default: none. */
             preserve?: ("copyright" | "creation" | "location")[];
-            /** @description false: the first frame of an animated input (GIF), whatever the format, with `X-Compression-Notes: first-frame`. Default true: every frame where the output keeps them (animated WebP, not made yet: such a request is refused 400), the first frame in other formats; with `auto` and WebP not accepted, an animated GIF comes back with its pixels untouched (`original-returned`). */
+            /** @description false: the first frame of an animated input (GIF), whatever the format, with `X-Compression-Notes: first-frame`. Default true: every frame where the output keeps them, as an animated WebP (`format=webp`, or `auto` when Accept lists image/webp and it is smaller than the GIF), frame timings and loop count kept, the geometry applied to every frame, at most 50 MP of frames in all (413 past it); the first frame in other formats; with `auto` and WebP not accepted, an animated GIF comes back with its pixels untouched (`original-returned`). */
             anim?: boolean;
         };
         CompressMultipartRequest: {
@@ -171,7 +171,7 @@ export interface components {
             /** @description Comma-separated, of copyright, creation, location. Metadata to keep besides orientation and colour: `copyright` (EXIF Copyright and Artist, IPTC by-line, credit and copyright notice, XMP rights, creators and licences), `creation` (the date taken: EXIF DateTimeOriginal and DateTimeDigitized with their offsets and fractions, XMP and IPTC creation dates), `location` (the EXIF GPS directory, XMP GPS, IPTC and XMP place names; never kept unless asked). Rebuilt into every output format's own place; at most 64 KiB. Default: none. */
             preserve?: string;
             /**
-             * @description `true` or `false`. false: the first frame of an animated input (GIF), whatever the format, with `X-Compression-Notes: first-frame`. Default true: every frame where the output keeps them (animated WebP, not made yet: such a request is refused 400), the first frame in other formats; with `auto` and WebP not accepted, an animated GIF comes back with its pixels untouched (`original-returned`).
+             * @description `true` or `false`. false: the first frame of an animated input (GIF), whatever the format, with `X-Compression-Notes: first-frame`. Default true: every frame where the output keeps them, as an animated WebP (`format=webp`, or `auto` when Accept lists image/webp and it is smaller than the GIF), frame timings and loop count kept, the geometry applied to every frame, at most 50 MP of frames in all (413 past it); the first frame in other formats; with `auto` and WebP not accepted, an animated GIF comes back with its pixels untouched (`original-returned`).
              * @enum {string}
              */
             anim?: "true" | "false";
