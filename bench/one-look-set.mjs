@@ -13,7 +13,9 @@
 // what failed after it was made (no AVIF from 4:4:4 saved above the quality asked, WebP and AVIF from PNG photos only),
 // and the final part (sources no part used: other regions of the plasma photos and hubble at their own size, the corpus's
 // page, phantom and colour bars, and graphics drawn here: a chart, icons, a wordmark logo, a UI screenshot with photos)
-// was made and committed after that change, before its one run.
+// was made and committed after that change, before its one run. It failed; the header rule was then replaced by a
+// measured look (src/image/steps/one-look.ts), and the measured part (regions of autumn, Elarun and Konqui no part cuts,
+// at their own size, and graphics drawn here) was made and committed after it was chosen, before its one run.
 import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,6 +47,12 @@ const CUPS_CORNER = cut(CUPS_FULL, 0, 800, 1200, 800);
 const AUTUMN_LEFT = cut('djpeg $C/photos/plasma-Autumn-2560x1600.jpg', 0, 300, 1066, 800);
 const HUBBLE = 'djpeg $C/photos/skimage-hubble_deep_field.jpg';
 const RETINA_CROP = cut('djpeg $C/photos/skimage-retina.jpg', 200, 200, 1000, 1000);
+/** The measured part's masters at their own size. */
+const AUTUMN_FULL = 'djpeg $C/photos/plasma-Autumn-2560x1600.jpg';
+const ELARUN_FULL = 'pngtopnm $C/graphics/plasma-Elarun-2560x1600.png';
+const KONQUI_FULL = 'pngtopnm $C/graphics/plasma-FlyingKonqui-2560x1600.png';
+/** Another terminal: the first 40 lines of the wide-gamut folder's licence in green on black (SCREENSHOT is libjpeg-turbo's licence). */
+const TERMINAL = 'head -n 40 $C/wide-gamut/LICENSE | pbmtext -builtin fixed | pnmenlarge 2 | pgmtoppm rgb:30/e0/70-rgb:10/10/10 | pnmpad -black -top 24 -left 24 -right 24 -bottom 24';
 /** Cut 3 columns and 5 rows off the decoded first save: the second save's blocks straddle the first's. */
 export const OFF_GRID = 'off-grid';
 
@@ -132,9 +140,22 @@ const SET = {
   'logo-wordmark.png': { from: drawLogo, saves: [], as: 'png', part: 'final' },
   'phantom.png': { from: 'pngtopnm $C/graphics/skimage-phantom.png', saves: [], as: 'png', part: 'final' },
   'color-bars.png': { from: 'pngtopnm $C/wide-gamut/R2020-sRGB-color-bars.png', saves: [], as: 'png', part: 'final' },
+  // The measured part: made and committed after the measured look was chosen (src/image/steps/one-look.ts), before its
+  // one run; regions no part cuts, at their own size, and graphics drawn here.
+  'measured-autumn-top-q94-444.jpg': { from: cut(AUTUMN_FULL, 1100, 0, 1400, 500), saves: ['-quality 94 -sample 1x1'], part: 'measured' },
+  'measured-phone-autumn-low-q95-q85.jpg': { from: cut(AUTUMN_FULL, 0, 1100, 1066, 500), saves: ['-quality 95', '-quality 85'], part: 'measured' },
+  'measured-dark-grain-autumn-top-q80.jpg': { from: cut(AUTUMN_FULL, 0, 0, 1100, 300), filter: 'darkGrain', saves: ['-quality 80'], part: 'measured' },
+  'measured-elarun-right-q92-444.jpg': { from: cut(ELARUN_FULL, 1600, 600, 960, 1000), saves: ['-quality 92 -sample 1x1'], part: 'measured' },
+  'measured-elarun-low.png': { from: cut(ELARUN_FULL, 0, 1000, 1600, 600), saves: [], as: 'png', part: 'measured' },
+  'measured-elarun-top-lossless.webp': { from: cut(ELARUN_FULL, 1600, 0, 960, 600), saves: [], as: 'webp -lossless', part: 'measured' },
+  'measured-konqui-region-q90.jpg': { from: cut(KONQUI_FULL, 0, 0, 1280, 800), saves: ['-quality 90'], part: 'measured' },
+  'measured-konqui-q85.webp': { from: cut(KONQUI_FULL, 1280, 800, 1280, 800), saves: [], as: 'webp -q 85', part: 'measured' },
+  'measured-grey-autumn-top-q86-prog.jpg': { from: `${cut(AUTUMN_FULL, 0, 0, 1100, 300)} | ppmtopgm`, saves: ['-quality 86 -progressive'], part: 'measured' },
+  'measured-terminal.png': { from: TERMINAL, saves: [], as: 'png', part: 'measured' },
+  'measured-badge.png': { from: drawBadge, saves: [], as: 'png', part: 'measured' },
 };
 
-export const ONE_LOOK_PARTS = ['tuning', 'held-out', 'confirm', 'fresh', 'unseen', 'final'];
+export const ONE_LOOK_PARTS = ['tuning', 'held-out', 'confirm', 'fresh', 'unseen', 'final', 'measured'];
 
 /** The set's files, made once into `cache`/one-look: [{ name, file, part }], the one part asked for. */
 export function oneLookPhotos(cache, corpus, part = 'tuning') {
@@ -199,6 +220,16 @@ function fill(into, rgb, [left, top, width, height], shape) {
 const box = (x0, y0, x1, y1, r = 0) => (x, y) => Math.hypot(Math.max(x0 + r - x, 0, x - x1 + r), Math.max(y0 + r - y, 0, y - y1 + r)) - r + Math.min(0, Math.max(x0 - x, x - x1, y0 - y, y - y1));
 const disc = (cx, cy, r) => (x, y) => Math.hypot(x - cx, y - cy) - r;
 const written = (image) => Buffer.concat([Buffer.from(image.head, 'latin1'), image.samples]);
+
+/** A badge logo without alpha: two rounded bars and a ring in flat colours beside a name, on a pale ground. */
+function drawBadge(corpus) {
+  const badge = canvas(640, 200, [250, 247, 240]);
+  fill(badge, [234, 88, 12], [20, 30, 200, 60], box(20, 30, 220, 90, 14));
+  fill(badge, [13, 148, 136], [20, 110, 200, 60], box(20, 110, 220, 170, 14));
+  fill(badge, [30, 41, 59], [240, 40, 120, 120], (x, y) => Math.abs(Math.hypot(x - 300, y - 100) - 44) - 10);
+  paste(badge, text('one look', [30, 41, 59], [250, 247, 240], corpus), 380, 90);
+  return written(badge);
+}
 
 /** A web page's screenshot: a dark header, a sidebar of links, three cards with photos (regions no part uses) and captions, body text. */
 function drawScreenshot(corpus) {
