@@ -8,7 +8,7 @@ import { metadataBlocks } from './container/metadata-blocks';
 import { readKeptMetadata } from './container/read-metadata';
 import { insertMetadata } from './container/write-metadata';
 import { engine } from './engine-instance';
-import { readInputHeader } from './header/read-header';
+import { readHeader, readInputHeader } from './header/read-header';
 import type { InputSettings } from './input-settings';
 import { runExclusive } from './job-queue';
 import { encoderQuality } from './quality-scale';
@@ -19,13 +19,14 @@ import { keepsEveryFrame, refuseGifFrames } from './steps/frame-area';
 import { stripGif } from './container/gif-blocks';
 import { planGeometry } from './steps/geometry';
 import { neverLarger } from './steps/never-larger';
-import { keepsEveryPixel, oneLook } from './steps/one-look';
+import { LOOK_LEAD, keepsEveryPixel, lookWindow, measuresLook, raisedLook, unmeasuredLook } from './steps/one-look';
+import { LOOK_METRIC_BYTES_PER_PIXEL, lookScore } from './steps/look-metric';
 import { orient } from './steps/orient';
 import { losslessRecoding, onSourceGrid, preferRecoding } from './steps/jpeg-from-jpeg';
 import { refuseAnimation } from './steps/refuse-animation';
 import { refuseIncomplete } from './steps/refuse-incomplete';
 import { refuseUndecoded } from './steps/refuse-undecoded';
-import { profileReadMs } from './wasm/cpu-model';
+import { candidateLookMs, profileReadMs } from './wasm/cpu-model';
 import { avifNeverLarger, avifProfile } from './steps/avif-source';
 import { type AnswerFormat, type Box, type FitMode, type Gravity, isAvif, isGifHeader, type MetadataClass, type OutputSpec, type Rgba } from './types';
 
@@ -143,9 +144,11 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     (format): OutputSpec =>
       onSourceGrid(header, { format, quality: encoderQuality(format, request.quality), ...size, ...framing, orientation, iccBytes, ...(animated ? { animated } : {}) }),
   );
-  // auto's other formats are made at the look of the input-format candidate, or not at all where they cannot have it.
-  // An AVIF input's candidates are all re-drawn from its pixels at the scale's quality: the look's rules are fitted on JPEG, PNG and WebP.
-  const optional = header.format === 'avif' ? otherFormats : otherFormats.flatMap((spec) => oneLook(header, spec, request.quality) ?? []);
+  // auto's other formats at the look of the input-format candidate (steps/one-look.ts): measured on a window of an output
+  // kept as stored, else made at the scale's quality (from PNG, from a photo only). An AVIF input's candidates are all
+  // re-drawn from its pixels at the scale's quality.
+  const lookBox = otherFormats.length && measuresLook(header, primary!) ? lookWindow(header) : undefined;
+  const optional = header.format === 'avif' || lookBox ? otherFormats : otherFormats.flatMap((spec) => unmeasuredLook(header, spec, request.quality) ?? []);
   let lookSkipped = optional.length < otherFormats.length;
   const cpuBudgetMs = request.cpuBudgetMs ?? PAID_CPU_BUDGET_MS;
   // What the jobs may take: the budget less the profile's reading.
@@ -155,12 +158,25 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
   const primaryCost = smartCrop ? engine.estimateSubject(header, primary!) : jobCost(engine, header, primary!);
   checkBudget(header, primary!, { ...primaryCost, cpuMs: primaryCost.cpuMs + profileMs }, cpuBudgetMs);
   let cpuMs = primaryCost.cpuMs;
+  // The look's work: the input's window and the input-format candidate's, once; each candidate's, with the candidate.
+  const pixels = header.width * header.height;
+  const windowPixels = lookBox ? lookBox.width * lookBox.height : 0;
+  const inputLook = lookBox && engine.estimateWindow(header, lookBox);
+  const firstLookMs = inputLook ? inputLook.cpuMs + candidateLookMs(primary!.format, pixels, windowPixels) : 0;
+  const lookBytes = inputLook ? Math.max(inputLook.peakBytes, windowPixels * (3 * 3 + LOOK_METRIC_BYTES_PER_PIXEL)) : 0;
+  const lookMs = (spec: OutputSpec) => (lookBox ? candidateLookMs(spec.format, pixels, windowPixels) + (cpuMs === primaryCost.cpuMs ? firstLookMs : 0) : 0);
   const alternatives: Array<{ spec: OutputSpec; cost: JobCost }> = [];
   for (const spec of optional) {
     const cost = jobCost(engine, header, spec);
     if (cost.peakBytes > ENGINE_BUDGET_BYTES || cpuMs + cost.cpuMs > jobsBudgetMs) continue;
-    alternatives.push({ spec, cost });
-    cpuMs += cost.cpuMs;
+    // A candidate whose look does not fit is not made: the input's format is kept for its look.
+    const measured = { ...cost, cpuMs: cost.cpuMs + lookMs(spec) };
+    if (lookBytes > ENGINE_BUDGET_BYTES || cpuMs + measured.cpuMs > jobsBudgetMs) {
+      lookSkipped = true;
+      continue;
+    }
+    alternatives.push({ spec, cost: measured });
+    cpuMs += measured.cpuMs;
   }
   // A JPEG's lossless re-coding, never-larger's first choice: only where it fits its budgets beside the first job.
   let recoding = losslessRecoding(header, primary!);
@@ -221,6 +237,38 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
     }
   };
   const placed = (spec: OutputSpec): OutputSpec => (smartCrop ? { ...spec, window } : spec);
+  // The look of an output kept as stored: its window decoded and scored against the input's (steps/look-metric.ts);
+  // undefined where a decode does not fit what is left of the budgets.
+  let inputPixels: Uint8Array | undefined;
+  const lookOf = async (bytes: Uint8Array, box: Box): Promise<number | undefined> => {
+    const limits = { cpuBudgetMs: jobsBudgetMs - (Date.now() - (jobsStartedMs ?? Date.now())) };
+    const decoded = readHeader(bytes);
+    if (engine.estimateWindow(decoded, box).peakBytes + heldBytes > ENGINE_BUDGET_BYTES) return undefined;
+    try {
+      inputPixels ??= hold(await engine.decodeWindow(input, header, box, limits));
+      const pixels = hold(await engine.decodeWindow(bytes, decoded, box, limits));
+      const release = engine.holdJs(box.width * box.height * LOOK_METRIC_BYTES_PER_PIXEL);
+      try {
+        return lookScore(inputPixels, pixels, box.width, box.height);
+      } finally {
+        release();
+      }
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return undefined;
+    }
+  };
+  // A candidate that looks at least LOOK_LEAD better than `target`; else once more LOOK_STEP higher, where that fits the CPU budget.
+  const atLook = async (candidate: Candidate, target: number, box: Box, cost: JobCost): Promise<Candidate | undefined> => {
+    const look = await lookOf(candidate.bytes, box);
+    if (look !== undefined && look >= target + LOOK_LEAD) return candidate;
+    const raised = raisedLook(candidate.spec);
+    if (look === undefined || !raised || cpuMs + cost.cpuMs > jobsBudgetMs) return undefined;
+    cpuMs += cost.cpuMs;
+    const again = await attempt(raised);
+    const lookAgain = again && (await lookOf(again.bytes, box));
+    return lookAgain !== undefined && lookAgain >= target + LOOK_LEAD ? again : undefined;
+  };
   // auto makes a GIF a PNG: a format change not asked for, so never-larger may answer the GIF.
   const changeAsked = reshaped || (primary!.format !== header.format && !(header.format === 'gif' && request.format === 'auto'));
   try {
@@ -237,10 +285,15 @@ export async function compressImage(input: Uint8Array, request: CompressRequest)
         lookSkipped = true;
         return { kept, others };
       }
+      const target = lookBox && alternatives.length ? await lookOf(kept.candidate.bytes, lookBox) : undefined;
       for (const { spec, cost } of alternatives) {
         // Beside what the first job left in hand; the engine enforces it too.
         if (cost.peakBytes + heldBytes > ENGINE_BUDGET_BYTES) continue;
-        const done = await attempt(placed(spec));
+        let done = await attempt(placed(spec));
+        if (done && lookBox) {
+          done = target === undefined ? undefined : await atLook(done, target, lookBox, cost);
+          if (!done) lookSkipped = true;
+        }
         if (done) others.push(done);
       }
       return { kept, others };

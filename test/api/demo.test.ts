@@ -49,7 +49,7 @@ describe('POST /v1/demo-compress', () => {
 
   it("offers AVIF when the browser accepts it, and skips it where it does not fit the demo's CPU budget (decisions: never an error)", async () => {
     const accept = { Accept: 'image/avif,*/*' };
-    const small = await demo(freshIp(), form('image', await fixture('api/chelsea.png')), accept);
+    const small = await demo(freshIp(), form('image', syntheticPng(600, 400, false)), accept);
     expect(small.headers.get('X-Output-Format')).toBe('avif');
 
     // The smallest 3:2 JPEG photo whose AVIF does not fit beside its JPEG in the demo's budget (the CPU model's costs).

@@ -27,14 +27,14 @@ const CBRT_BIAS = Math.cbrt(OPSIN_BIAS);
 const C2 = 0.0009;
 
 /**
- * Per channel (X, Y, B), the weight of its structural term's mean and 4-norm, and of the edge term's artifact and
- * detail-lost 4-norms. Y carries the look; X is scaled up by 14 before (its range is small), B is taken less Y.
+ * The weights of a channel's four terms (the structural term's mean and 4-norm, the edge term's artifact and detail-lost
+ * 4-norms), the same at every scale, and X's and B's share of Y's. Fitted on 124 candidates (16 photos at 70 and 90) of issue 36's tuning part
+ * (bench/look-calibrate.mjs: the `*\/*` answer and WebP and AVIF at the scale's quality and 10 above, at 70 and 90) so
+ * that a candidate's score less the input-format candidate's follows SSIMULACRA2's difference: 2.4 points RMS, 3.0
+ * left out a photo at a time (the window is a quarter of the image SSIMULACRA2 scores whole). Artifacts weigh most.
  */
-const WEIGHTS: ReadonlyArray<readonly [number, number, number, number]> = [
-  [0.5, 1, 2, 2],
-  [2, 4, 8, 8],
-  [0.25, 0.5, 1, 1],
-];
+const TERM_WEIGHTS = [25.3, 2.07, 98, 4.23] as const;
+const CHANNEL_WEIGHTS = [0.388, 1, 0.628] as const;
 
 /** Maps the weighted sum onto SSIMULACRA2's range: 100 less 10 times a power of it. */
 const SCORE_POWER = 0.63;
@@ -160,7 +160,7 @@ function channelTerms(a: Plane, b: Plane, width: number, height: number): [numbe
 
 /**
  * The terms of `candidate` against `input`: per scale, per channel (X, Y, B) the four of channelTerms, 0 where the
- * window is too small for the scale. The bench fits WEIGHTS on them (bench/look-calibrate.mjs).
+ * window is too small for the scale. The bench fits TERM_WEIGHTS and CHANNEL_WEIGHTS on them (bench/look-calibrate.mjs).
  */
 export function lookTerms(input: Uint8Array, candidate: Uint8Array, width: number, height: number): number[] {
   if (input.length !== width * height * 3 || candidate.length !== input.length) throw new Error('look-metric: the windows differ in size');
@@ -185,6 +185,6 @@ export function lookTerms(input: Uint8Array, candidate: Uint8Array, width: numbe
 
 /** The weighted terms summed (0: identical), on SSIMULACRA2's range: 100 identical, lower worse. */
 export function lookScore(input: Uint8Array, candidate: Uint8Array, width: number, height: number): number {
-  const distance = lookTerms(input, candidate, width, height).reduce((sum, term, i) => sum + WEIGHTS[(i / 4 | 0) % 3]![i % 4]! * term, 0);
+  const distance = lookTerms(input, candidate, width, height).reduce((sum, term, i) => sum + CHANNEL_WEIGHTS[((i / 4) | 0) % 3]! * TERM_WEIGHTS[i % 4]! * term, 0);
   return distance > 0 ? 100 - 10 * distance ** SCORE_POWER : 100;
 }

@@ -459,6 +459,25 @@ export function attentionWork(header: ImageHeader): JobWork {
   };
 }
 
+/**
+ * auto's measured look: our metric in JS on two windows (steps/look-metric.ts), per million pixels of the window.
+ * Measured: 1,800 ms/MP with the machine at load 6 on two cores (bench/look-calibrate.mjs's machine), about 700 alone.
+ */
+const LOOK_METRIC_MS_PER_MP = 1000;
+
+/** A candidate's window decoded for its look: as the candidate's format decodes (a WebP's or AVIF's whole frame, all of it). */
+const CANDIDATE_DECODE_MS_PER_MP: Record<'jpeg' | 'png' | 'webp' | 'avif', number> = {
+  jpeg: CPU_TERMS.jpegDecodeMsPerMp,
+  png: CPU_TERMS.pngDecodeMsPerMp,
+  webp: CPU_TERMS.webpDecodeMsPerMp,
+  avif: CPU_TERMS.avifDecodeMsPerMp,
+};
+
+/** One candidate's look (steps/one-look.ts): its window decoded from an image of `pixels` in `format`, and the metric on the window. */
+export function candidateLookMs(format: 'jpeg' | 'png' | 'webp' | 'avif', pixels: number, windowPixels: number): number {
+  return Math.ceil(((pixels * CANDIDATE_DECODE_MS_PER_MP[format]) / MP) + (windowPixels * LOOK_METRIC_MS_PER_MP) / MP);
+}
+
 /** auto's measured look (steps/one-look.ts): the window of `out` decoded to RGB rows (FORMAT_RAW), nothing encoded. */
 export function windowWork(header: ImageHeader, out: OutputSpec): JobWork {
   const delivered = deliveredSize(header, out);
